@@ -1,0 +1,183 @@
+// stackline-cli: the headless entry point, for cluster nodes. Links the core only.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "exporter.h"
+#include "kernel_info.h"
+#include "provenance.h"
+#include "report.h"
+#include "trace.h"
+
+using namespace stackline;
+
+namespace {
+
+constexpr int kExitOutput = 1;
+constexpr int kExitInput = 2;
+
+const char* kUsage = R"(usage:
+  stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
+                              [--timings] [--threads N]
+  stackline-cli summary TRACE [--kernel-info KINFO] [--json]
+
+TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information registry
+(JSON); without --kernel-info, TRACE's "<name>.kernel_info.json" or "kernel_info.json" beside it
+is used when present. OUT is written as gzip when it ends in .gz.
+
+exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
+)";
+
+struct Args {
+    std::string command, trace, kernelInfo, out, report;
+    bool json = false, inPlace = false, timings = false;
+    unsigned threads = 0;
+};
+
+[[noreturn]] void usageError(const std::string& message) {
+    std::cerr << "stackline-cli: " << message << "\n\n" << kUsage;
+    std::exit(kExitInput);
+}
+
+Args parseArgs(int argc, char** argv) {
+    Args a;
+    std::vector<std::string> positional;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usageError(arg + " needs a value");
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::cout << kUsage;
+            std::exit(0);
+        } else if (arg == "--kernel-info") {
+            a.kernelInfo = value();
+        } else if (arg == "-o" || arg == "--output") {
+            a.out = value();
+        } else if (arg == "--report") {
+            a.report = value();
+        } else if (arg == "--json") {
+            a.json = true;
+        } else if (arg == "--in-place") {
+            a.inPlace = true;
+        } else if (arg == "--timings") {
+            a.timings = true;
+        } else if (arg == "--threads") {
+            a.threads = unsigned(std::stoul(value()));
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            usageError("unknown option " + arg);
+        } else {
+            positional.push_back(arg);
+        }
+    }
+    if (positional.empty()) usageError("no command given");
+    a.command = positional[0];
+    if (positional.size() != 2) usageError(a.command + " takes exactly one TRACE");
+    a.trace = positional[1];
+    return a;
+}
+
+double seconds(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+std::string dumpJson(const OrderedJson& j, int indent) {
+    return j.dump(indent, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+KernelInfo loadKernelInfo(const Args& a, bool required) {
+    std::string path = a.kernelInfo.empty() ? findKernelInfoFor(a.trace) : a.kernelInfo;
+    if (path.empty()) {
+        if (required)
+            throw InputError(a.trace + ": no kernel information given (--kernel-info) or found "
+                                       "beside the trace");
+        return {};
+    }
+    if (a.kernelInfo.empty()) std::cerr << "kernel information: " << path << "\n";
+    return KernelInfo::load(path);
+}
+
+int annotate(const Args& a) {
+    if (a.out.empty()) usageError("annotate needs -o OUT");
+    auto t0 = std::chrono::steady_clock::now();
+    LoadOptions lo;
+    lo.threads = a.threads;
+    Trace trace = loadTrace(a.trace, lo);
+    KernelInfo info = loadKernelInfo(a, true);
+    double load = seconds(t0);
+
+    auto t1 = std::chrono::steady_clock::now();
+    Provenance p = runProvenance(trace, info);
+    double process = seconds(t1);
+
+    auto t2 = std::chrono::steady_clock::now();
+    ExportOptions eo;
+    eo.allowOverwriteInput = a.inPlace;
+    eo.threads = a.threads;
+    try {
+        exportTrace(trace, p, a.out, eo);
+        if (!a.report.empty()) {
+            AtomicFile report(a.report);
+            report.write(dumpJson(reportJson(trace, p), 1) + "\n");
+            report.commit();
+        }
+    } catch (const OutputError& e) {
+        std::cerr << "stackline-cli: " << e.what() << "\n";
+        return kExitOutput;
+    }
+    double exportTime = seconds(t2);
+
+    Summary s = summarize(trace, p);
+    std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
+              << s.kernels << " GPU kernels carry a stack, " << s.unresolvedKernels
+              << " unresolved; " << p.diagnostics.size() << " diagnostics\n";
+    if (a.timings) {
+        char line[128];
+        std::snprintf(line, sizeof line, "timings: load=%.3f process=%.3f export=%.3f\n", load,
+                      process, exportTime);
+        std::cerr << line;
+    }
+    return 0;
+}
+
+int summary(const Args& a) {
+    Trace trace = loadTrace(a.trace);
+    KernelInfo info = loadKernelInfo(a, false);
+    Provenance p = runProvenance(trace, info);
+    Summary s = summarize(trace, p);
+    if (a.json) {
+        std::cout << dumpJson(summaryJson(s), 1) << "\n";
+        return 0;
+    }
+    std::cout << "trace:              " << a.trace << "\n"
+              << "events:             " << s.events << "\n"
+              << "tracks:             " << s.tracks << "\n"
+              << "GPU kernels:        " << s.kernels << "\n"
+              << "compiled regions:   " << s.compiledRegions << "\n"
+              << "annotated kernels:  " << s.annotatedKernels << "\n"
+              << "unresolved kernels: " << s.unresolvedKernels << "\n"
+              << "diagnostics:" << (s.diagnostics.empty() ? " none" : "") << "\n";
+    for (auto& [kind, count] : s.diagnostics) std::cout << "  " << kind << ": " << count << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args a = parseArgs(argc, argv);
+    try {
+        if (a.command == "annotate") return annotate(a);
+        if (a.command == "summary") return summary(a);
+        usageError("unknown command " + a.command);
+    } catch (const InputError& e) {
+        std::cerr << "stackline-cli: " << e.what() << "\n";
+        return kExitInput;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "stackline-cli: out of memory reading " << a.trace << "\n";
+        return kExitInput;
+    }
+}

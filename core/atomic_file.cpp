@@ -1,0 +1,74 @@
+#include "atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace stackline {
+namespace {
+
+std::string reason() { return std::strerror(errno); }
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+    struct stat st{};
+    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) throw OutputError(path_ + ": is a directory");
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0) throw OutputError(path_ + ": cannot open for writing: " + reason());
+        return;
+    }
+    std::size_t slash = path_.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash + 1);
+    std::string base = slash == std::string::npos ? path_ : path_.substr(slash + 1);
+    std::string pattern = (slash == std::string::npos ? "" : dir) + "." + base + ".XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    fd_ = ::mkstemp(buf.data());
+    if (fd_ < 0) throw OutputError(path_ + ": cannot create the output in " + dir + ": " + reason());
+    temp_ = buf.data();
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
+}
+
+AtomicFile::~AtomicFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void AtomicFile::write(std::string_view bytes) {
+    const char* p = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd_, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw OutputError(path_ + ": write failed: " + reason());
+        }
+        p += n;
+        left -= std::size_t(n);
+    }
+}
+
+void AtomicFile::commit() {
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw OutputError(path_ + ": write failed: " + reason());
+    if (!temp_.empty() && ::rename(temp_.c_str(), path_.c_str()) != 0)
+        throw OutputError(path_ + ": cannot replace the file: " + reason());
+    committed_ = true;
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+    struct stat sa{}, sb{};
+    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+}  // namespace stackline

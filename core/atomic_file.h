@@ -1,0 +1,37 @@
+// Writes an output file so that it appears complete or not at all: bytes go to a temporary file
+// in the target folder, which replaces the target only when everything was written.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace stackline {
+
+// The output could not be written; the message names the file and the reason.
+struct OutputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class AtomicFile {
+public:
+    // Throws OutputError. Targets that exist and are not regular files (devices such as /dev/null
+    // or /dev/full, pipes) are written directly.
+    explicit AtomicFile(std::string path);
+    ~AtomicFile();  // removes the temporary file unless commit() succeeded
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    void write(std::string_view bytes);
+    void commit();
+
+private:
+    std::string path_, temp_;
+    int fd_ = -1;
+    bool committed_ = false;
+};
+
+// True when both paths name the same existing file.
+bool sameFile(const std::string& a, const std::string& b);
+
+}  // namespace stackline

@@ -1,0 +1,103 @@
+// One row per element of traceEvents, in file order (the row is the reference's uid), stored as
+// parallel columns. Strings are interned; args stay raw bytes in the trace and are parsed on demand.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "py_value.h"
+#include "string_pool.h"
+
+namespace stackline {
+
+// The JSON type of a field, as much as Python's truthiness and membership tests need.
+enum class ValueKind : uint8_t {
+    Absent,
+    Null,
+    FalsyScalar,   // false, 0, 0.0
+    TruthyScalar,  // true, any other number
+    String,
+    Array,
+    Object,
+};
+
+// Python's `"CallFrom" in event.get("args", {})`: a key test on dicts, a substring test on
+// strings, an element test on lists, a TypeError on anything else.
+enum class CallFrom : uint8_t { No, Yes, Raises };
+
+// Python's int(event["id"]) for flow events.
+enum class FlowIdStatus : uint8_t { Missing, Ok, Invalid };
+
+struct Span {
+    uint64_t begin = 0;
+    uint64_t end = 0;
+    bool empty() const { return end <= begin; }
+    uint64_t size() const { return end - begin; }
+};
+
+struct EventTable {
+    // Byte span of the event value and, relative to it, of its args value.
+    std::vector<uint64_t> begin;
+    std::vector<uint32_t> length;
+    std::vector<uint32_t> argsOffset;
+    std::vector<uint32_t> argsLength;
+
+    std::vector<uint32_t> name;  // StringPool id when nameKind is String
+    std::vector<uint32_t> cat;
+    std::vector<char> phase;     // ph when it is a one-character string, else 0
+    std::vector<KeyId> pid, tid;
+    std::vector<KeyId> externalId;  // args["External id"]; kNoKey when absent or null
+    std::vector<KeyId> uid;         // an existing "uid" field
+    std::vector<int64_t> flowId;    // int(id) when flowIdStatus is Ok
+
+    // ts and dur: the Python number (processor) and exact nanoseconds (display).
+    std::vector<int64_t> tsNs, durNs;
+    std::vector<uint64_t> tsBits, durBits;  // int64 or double bits, by kind
+
+    struct Kinds {
+        ValueKind event : 3;
+        ValueKind name : 3;
+        ValueKind cat : 3;
+        ValueKind args : 3;
+        CallFrom callFrom : 2;
+        PyNum::Kind ts : 2;
+        PyNum::Kind dur : 2;
+        FlowIdStatus flowId : 2;
+        bool objectEmpty : 1;  // the event is {}
+        bool argsEmpty : 1;    // args is {}
+    };
+    std::vector<Kinds> kinds;
+
+    // Rare fields, by row: value spans of an existing event "uid" and args "stack" (the last
+    // occurrence, which is the one Python keeps).
+    std::unordered_map<uint32_t, Span> uidValue;
+    std::unordered_map<uint32_t, Span> stackValue;
+
+    StringPool strings;
+    KeyPool keys;
+
+    uint32_t size() const { return uint32_t(begin.size()); }
+
+    PyNum ts(uint32_t row) const { return number(kinds[row].ts, tsBits[row]); }
+    PyNum dur(uint32_t row) const { return number(kinds[row].dur, durBits[row]); }
+    std::string_view nameOf(uint32_t row) const {
+        return kinds[row].name == ValueKind::String ? strings.at(name[row]) : std::string_view();
+    }
+    std::string_view catOf(uint32_t row) const {
+        return kinds[row].cat == ValueKind::String ? strings.at(cat[row]) : std::string_view();
+    }
+    Span eventSpan(uint32_t row) const { return {begin[row], begin[row] + length[row]}; }
+    Span argsSpan(uint32_t row) const {
+        return {begin[row] + argsOffset[row], begin[row] + argsOffset[row] + argsLength[row]};
+    }
+
+    void reserve(std::size_t n);
+    // Appends other's rows, re-interning its strings and keys.
+    void append(EventTable&& other);
+
+    static PyNum number(PyNum::Kind kind, uint64_t bits);
+};
+
+}  // namespace stackline

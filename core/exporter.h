@@ -1,0 +1,31 @@
+// Writes the annotated trace by splicing into the original bytes: "uid" at the end of each event,
+// "stack" into (or as) args, "uid_assigned" at the top level. Every other byte is copied as it is.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "atomic_file.h"
+#include "provenance.h"
+#include "trace.h"
+
+namespace stackline {
+
+struct ExportOptions {
+    bool allowOverwriteInput = false;  // --in-place
+    int gzipLevel = 6;                 // for .gz outputs
+    unsigned threads = 0;              // gzip compression threads; 0: one per core
+    std::function<void(uint64_t done, uint64_t total)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Writes to outPath (gzip when it ends in ".gz") through a temporary file. Throws OutputError.
+void exportTrace(const Trace& trace, const Provenance& provenance, const std::string& outPath,
+                 const ExportOptions& options = {});
+
+// The annotated trace as a string (for tests and small traces).
+std::string exportToString(const Trace& trace, const Provenance& provenance);
+
+}  // namespace stackline

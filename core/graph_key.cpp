@@ -1,0 +1,247 @@
+#include "graph_key.h"
+
+#include <cctype>
+#include <vector>
+
+#include "unicode_tables.h"
+
+namespace stackline {
+namespace {
+
+// A Python expression token stream limited to what a (str, bool) literal can contain.
+class Parser {
+public:
+    explicit Parser(std::string_view s) : s_(s) {}
+
+    std::optional<GraphKey> parse() {
+        // literal_eval strips leading spaces and tabs, then parses in eval mode.
+        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
+        std::vector<Item> items;
+        bool tuple = false;
+        if (!parseList(items, tuple, 0)) return std::nullopt;
+        skip(0);
+        if (i_ != s_.size()) return std::nullopt;
+        return asKey(items, tuple);
+    }
+
+private:
+    struct Item {
+        enum Kind { Str, Bool, Tuple, Other } kind = Other;
+        std::string str;
+        bool flag = false;
+        std::vector<Item> elements;
+    };
+
+    static std::optional<GraphKey> asKey(const std::vector<Item>& items, bool tuple) {
+        if (!tuple) {
+            if (items.size() == 1 && items[0].kind == Item::Tuple)
+                return asKey(items[0].elements, true);
+            return std::nullopt;
+        }
+        if (items.size() != 2 || items[0].kind != Item::Str || items[1].kind != Item::Bool)
+            return std::nullopt;
+        return GraphKey{items[0].str, items[1].flag};
+    }
+
+    // Whitespace and comments; newlines only inside parentheses (depth > 0) or at the very end.
+    void skip(int depth) {
+        for (;;) {
+            if (i_ >= s_.size()) return;
+            char c = s_[i_];
+            if (c == ' ' || c == '\t' || c == '\f') {
+                ++i_;
+            } else if (c == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+                i_ += 2;
+            } else if (c == '#') {
+                while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+            } else if (c == '\n' || c == '\r') {
+                if (depth == 0) {
+                    std::size_t j = i_;
+                    while (j < s_.size() && std::isspace(static_cast<unsigned char>(s_[j]))) ++j;
+                    if (j != s_.size()) return;
+                }
+                ++i_;
+            } else {
+                return;
+            }
+        }
+    }
+
+    // item (',' item)* [','] ; tuple is set when a comma is seen.
+    bool parseList(std::vector<Item>& items, bool& tuple, int depth) {
+        for (;;) {
+            skip(depth);
+            Item item;
+            if (!parseAtom(item, depth)) return false;
+            items.push_back(std::move(item));
+            skip(depth);
+            if (i_ < s_.size() && s_[i_] == ',') {
+                tuple = true;
+                ++i_;
+                skip(depth);
+                if (i_ >= s_.size() || s_[i_] == ')') return true;
+                continue;
+            }
+            return true;
+        }
+    }
+
+    bool parseAtom(Item& item, int depth) {
+        if (i_ >= s_.size()) return false;
+        char c = s_[i_];
+        if (c == '(') {
+            ++i_;
+            skip(depth + 1);
+            std::vector<Item> inner;
+            bool tuple = false;
+            if (i_ < s_.size() && s_[i_] == ')') {
+                ++i_;
+                item.kind = Item::Tuple;  // ()
+                return true;
+            }
+            if (!parseList(inner, tuple, depth + 1)) return false;
+            skip(depth + 1);
+            if (i_ >= s_.size() || s_[i_] != ')') return false;
+            ++i_;
+            if (tuple) {
+                item.kind = Item::Tuple;
+                item.elements = std::move(inner);
+            } else {
+                item = std::move(inner[0]);
+            }
+            return true;
+        }
+        if (isNameStart(c)) {
+            std::size_t b = i_;
+            while (i_ < s_.size() && isNameChar(s_[i_])) ++i_;
+            std::string_view word = s_.substr(b, i_ - b);
+            if (i_ < s_.size() && (s_[i_] == '\'' || s_[i_] == '"')) {
+                i_ = b;
+                return parseStrings(item, depth);
+            }
+            if (word == "True" || word == "False") {
+                item.kind = Item::Bool;
+                item.flag = word == "True";
+                return true;
+            }
+            if (word == "None") return true;  // a constant, but not a str or bool
+            return false;                     // names are not literals
+        }
+        if (c == '\'' || c == '"') return parseStrings(item, depth);
+        if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
+            // Numbers are literals, but never part of a (str, bool) key.
+            while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) ||
+                                      s_[i_] == '.' || s_[i_] == '_' || s_[i_] == '-' || s_[i_] == '+'))
+                ++i_;
+            return true;
+        }
+        return false;
+    }
+
+    static bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+    static bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+    // One or more adjacent string literals, concatenated.
+    bool parseStrings(Item& item, int depth) {
+        item.kind = Item::Str;
+        bool any = false;
+        for (;;) {
+            skip(depth);
+            std::size_t b = i_;
+            bool raw = false, bytes = false, format = false;
+            while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
+                char p = char(std::tolower(static_cast<unsigned char>(s_[i_])));
+                if (p == 'r') raw = true;
+                else if (p == 'b') bytes = true;
+                else if (p == 'f') format = true;
+                else if (p != 'u') return false;
+                ++i_;
+            }
+            if (i_ - b > 2) return false;
+            if (i_ >= s_.size() || (s_[i_] != '\'' && s_[i_] != '"')) {
+                i_ = b;
+                return any;
+            }
+            if (bytes || format) return false;  // bytes or f-strings: not a str constant
+            if (!parseString(item.str, raw)) return false;
+            any = true;
+        }
+    }
+
+    bool parseString(std::string& out, bool raw) {
+        char q = s_[i_];
+        bool triple = s_.substr(i_, 3) == std::string(3, q);
+        i_ += triple ? 3 : 1;
+        for (;;) {
+            if (i_ >= s_.size()) return false;
+            char c = s_[i_];
+            if (c == q && (!triple || s_.substr(i_, 3) == std::string(3, q))) {
+                i_ += triple ? 3 : 1;
+                return true;
+            }
+            if (c == '\n' && !triple) return false;
+            if (c != '\\') {
+                out += c;
+                ++i_;
+                continue;
+            }
+            if (i_ + 1 >= s_.size()) return false;
+            char e = s_[i_ + 1];
+            if (raw) {
+                out += c;
+                out += e;  // a raw string keeps the backslash, and the quote does not end it
+                i_ += 2;
+                continue;
+            }
+            i_ += 2;
+            switch (e) {
+                case '\n': break;
+                case '\\': out += '\\'; break;
+                case '\'': out += '\''; break;
+                case '"': out += '"'; break;
+                case 'a': out += '\a'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'v': out += '\v'; break;
+                case 'x':
+                case 'u':
+                case 'U': {
+                    int n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+                    char32_t cp = 0;
+                    for (int k = 0; k < n; ++k, ++i_) {
+                        if (i_ >= s_.size() || !std::isxdigit(static_cast<unsigned char>(s_[i_])))
+                            return false;
+                        char h = char(std::tolower(static_cast<unsigned char>(s_[i_])));
+                        cp = cp * 16 + char32_t(h <= '9' ? h - '0' : h - 'a' + 10);
+                    }
+                    if (cp > 0x10FFFF) return false;
+                    unicode::appendUtf8(out, cp);
+                    break;
+                }
+                case 'N': return false;  // named escapes need the Unicode name table
+                default:
+                    if (e >= '0' && e <= '7') {
+                        char32_t cp = char32_t(e - '0');
+                        for (int k = 0; k < 2 && i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '7'; ++k)
+                            cp = cp * 8 + char32_t(s_[i_++] - '0');
+                        unicode::appendUtf8(out, cp);
+                    } else {
+                        out += '\\';  // unknown escapes keep their backslash
+                        out += e;
+                    }
+            }
+        }
+    }
+
+    std::string_view s_;
+    std::size_t i_ = 0;
+};
+
+}  // namespace
+
+std::optional<GraphKey> parseGraphKey(std::string_view text) { return Parser(text).parse(); }
+
+}  // namespace stackline

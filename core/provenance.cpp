@@ -1,0 +1,549 @@
+// Every step below names the reference function it ports. Where the reference would raise, a
+// ProcessError is thrown for that event, reported as an error, and the rest goes on.
+#include "provenance.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "unicode_tables.h"
+
+namespace stackline {
+
+bool Provenance::isGpuKernel(const EventTable& events, uint32_t row) const {
+    std::string_view cat = events.catOf(row);
+    return cat == "kernel" || cat == "Kernel";
+}
+
+KernelStatus Provenance::status(const EventTable& events, uint32_t row) const {
+    if (stack[row] != StackPool::kNone) return KernelStatus::Annotated;
+    if (reached[row] && isGpuKernel(events, row)) return KernelStatus::Unresolved;
+    return KernelStatus::Outside;
+}
+
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+struct ProcessError {
+    std::string kind;
+    std::string message;
+};
+
+bool isFlowName(std::string_view s) { return s == "fwdbwd" || s == "ac2g"; }
+
+bool coveredCategory(std::string_view cat) {
+    return cat == "cuda_runtime" || cat == "cuLaunchKernel" || cat == "cpu_op" ||
+           cat == "cuda_driver" || cat == "gpu_memset" || cat == "python_function";
+}
+
+// _extern_kernel_name: re.search(r"\b(extern\w+)\s*,", name), Python's Unicode classes.
+std::string externKernelName(const std::string& name) {
+    std::vector<char32_t> cps;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < name.size();) {
+        at.push_back(i);
+        cps.push_back(unicode::decodeUtf8(name, i));
+    }
+    at.push_back(name.size());
+    static const char32_t kWord[] = U"extern";
+    for (std::size_t i = 0; i + 6 < cps.size(); ++i) {
+        if (!std::equal(kWord, kWord + 6, cps.begin() + long(i))) continue;
+        if (i > 0 && unicode::isWord(cps[i - 1])) continue;
+        std::size_t k = i + 6;
+        while (k < cps.size() && unicode::isWord(cps[k])) ++k;
+        if (k == i + 6) continue;
+        std::size_t m = k;
+        while (m < cps.size() && unicode::isSpace(cps[m])) ++m;
+        if (m < cps.size() && cps[m] == ',') return name.substr(at[i], at[k] - at[i]);
+    }
+    return name;
+}
+
+// An _EventItem: start = ts, end = ts + dur (dur defaulting to 0), in Python arithmetic.
+struct Interval {
+    PyNum start, end;
+    uint32_t row;
+};
+
+// Keeps the processing state; one instance per run.
+class Processor {
+public:
+    Processor(const Trace& trace, const KernelInfo& info, Provenance& out)
+        : t_(trace.events), trace_(trace), info_(info), out_(out), discover_(info.empty()) {}
+
+    void run() {
+        uint32_t n = t_.size();
+        out_.applied = !discover_;
+        out_.assignUids = out_.applied && !trace_.info.uidAssignedTruthy;
+        out_.stack.assign(n, StackPool::kNone);
+        out_.written.assign(n, 0);
+        out_.reached.assign(n, 0);
+        for (auto& [row, span] : t_.stackValue)
+            out_.stack[row] = out_.stacks.intern(std::string(trace_.slice(span)));
+
+        assignUids();
+        partition();
+        compiledCovered_ = findCoveredIn(compiled_);
+        externCovered_ = findCoveredIn(extern_);
+        for (std::size_t g = 0; g < externCovered_.size(); ++g)
+            for (uint32_t op : externCovered_[g].ops) externRegionsOf_[op].push_back(uint32_t(g));
+        buildFlowMapping();
+        indexKernelsByExternalId();
+        sortCompiledRegions();
+        for (const Group& group : compiledCovered_) processRegion(group);
+        finish();
+    }
+
+private:
+    struct Group {
+        uint32_t regionKey;
+        std::vector<uint32_t> ops;  // uid keys, insertion order (an OrderedSet)
+    };
+
+    // Uids: the row itself, unless the trace already has uid_assigned, in which case each event's
+    // own "uid" value is the key and uid_2_events maps it to the last event carrying it.
+    uint32_t key(uint32_t row) const { return uidMode_ ? keyOfRow_[row] : row; }
+    uint32_t rowOf(uint32_t key) const { return uidMode_ ? rowOfKey_[key] : key; }
+
+    void error(uint32_t row, std::string kind, std::string message) {
+        if (discover_) return;
+        Diagnostic d;
+        d.severity = Diagnostic::Severity::Error;
+        d.kind = std::move(kind);
+        d.row = row;
+        if (row != kNoRow) d.name = std::string(t_.nameOf(row));
+        d.message = std::move(message);
+        out_.diagnostics.push_back(std::move(d));
+    }
+    void warning(uint32_t row, std::string kind, std::string name, std::string message) {
+        if (discover_) return;
+        out_.diagnostics.push_back(
+            {Diagnostic::Severity::Warning, std::move(kind), row, std::move(name), std::move(message)});
+    }
+    void fail(uint32_t row, const ProcessError& e) { error(row, e.kind, e.message); }
+    static std::string eventLabel(uint32_t row) { return "event " + std::to_string(row); }
+
+    // _assign_uniq_id_to_event
+    void assignUids() {
+        if (!trace_.info.uidAssignedTruthy) return;
+        uidMode_ = true;
+        uint32_t n = t_.size();
+        keyOfRow_.resize(n);
+        std::unordered_map<KeyId, uint32_t> dense;
+        for (uint32_t row = 0; row < n; ++row) {
+            KeyId k = t_.uid[row];
+            if (t_.kinds[row].event != ValueKind::Object || k == kNoKey || k == kUnhashable) {
+                error(row, "missing_uid",
+                      eventLabel(row) + " has no usable \"uid\" although the trace has "
+                                        "uid_assigned; it is given one of its own");
+                keyOfRow_[row] = uint32_t(rowOfKey_.size());
+                rowOfKey_.push_back(row);
+                continue;
+            }
+            auto [it, inserted] = dense.try_emplace(k, uint32_t(rowOfKey_.size()));
+            if (inserted) rowOfKey_.push_back(row);
+            rowOfKey_[it->second] = row;  // the last event with this uid wins
+            keyOfRow_[row] = it->second;
+        }
+    }
+
+    // The loop of add_to_chrome_trace that sorts events into flow, real, compiled and extern.
+    void partition() {
+        uint32_t n = t_.size();
+        isFlow_.assign(n, 0);
+        isReal_.assign(n, 0);
+        for (uint32_t row = 0; row < n; ++row) {
+            const EventTable::Kinds& k = t_.kinds[row];
+            if (k.event != ValueKind::Object) {
+                if (!uidMode_)
+                    error(row, "malformed_event",
+                          eventLabel(row) + " is not a JSON object; it is left as it is");
+                continue;
+            }
+            bool container = k.name == ValueKind::Array || k.name == ValueKind::Object;
+            std::string_view name = t_.nameOf(row), cat = t_.catOf(row);
+            bool flow = k.name == ValueKind::String && isFlowName(name);
+            if (!flow && !container && (k.cat == ValueKind::Array || k.cat == ValueKind::Object)) {
+                error(row, "malformed_event", eventLabel(row) + " has a list or object as \"cat\"");
+                continue;
+            }
+            if (container) {
+                error(row, "malformed_event", eventLabel(row) + " has a list or object as \"name\"");
+                continue;
+            }
+            flow = flow || (k.cat == ValueKind::String && isFlowName(cat));
+            if (flow) {
+                isFlow_[row] = 1;
+                anyFlow_ = true;
+                continue;
+            }
+            bool nameIsString = k.name == ValueKind::String || k.name == ValueKind::Absent;
+            if (k.cat == ValueKind::String && cat == "cpu_op" && !nameIsString) {
+                error(row, "malformed_event", eventLabel(row) + " is a cpu_op whose name is not a string");
+                continue;
+            }
+            if (k.name == ValueKind::TruthyScalar) {
+                error(row, "malformed_event", eventLabel(row) + " has a number as \"name\"");
+                continue;
+            }
+            isReal_[row] = 1;
+            if (k.cat != ValueKind::String) continue;
+            if (cat == "cpu_op" && (name == "CompiledFunctionBackward" ||
+                                    name.find("Torch-Compiled Region") != std::string_view::npos))
+                compiled_.push_back(row);
+            if (!name.empty() && name.find("extern_kernels") != std::string_view::npos &&
+                (cat == "cpu_op" || cat == "python_function"))
+                extern_.push_back(row);
+        }
+    }
+
+    // _EventItem(event); region says whether a failure is the region's or a covered event's.
+    Interval interval(uint32_t row) const {
+        PyNum ts = t_.ts(row), dur = t_.dur(row);
+        if (ts.kind == PyNum::Kind::Missing)
+            throw ProcessError{"missing_ts", eventLabel(row) + " has no \"ts\""};
+        if (ts.kind == PyNum::Kind::Invalid)
+            throw ProcessError{"bad_ts", eventLabel(row) + " has a \"ts\" that is not a number"};
+        if (dur.kind == PyNum::Kind::Missing) dur = PyNum::integer(0);
+        if (dur.kind == PyNum::Kind::Invalid)
+            throw ProcessError{"bad_dur", eventLabel(row) + " has a \"dur\" that is not a number"};
+        return {ts, pyAdd(ts, dur), row};
+    }
+
+    // event.get("tid"): a missing tid is None, which matches regions whose tid is null.
+    KeyId tidKey(uint32_t row) const {
+        KeyId k = t_.tid[row];
+        return k == kNoKey ? t_.keys.existingNullKey() : k;
+    }
+
+    // _find_events_covered_in(real_events, regions)
+    std::vector<Group> findCoveredIn(const std::vector<uint32_t>& regions) {
+        std::vector<Group> groups;
+        if (regions.empty()) return groups;
+        std::unordered_map<KeyId, std::vector<Interval>> byTid;
+        for (uint32_t row : regions) {
+            try {
+                if (t_.tid[row] == kNoKey)
+                    throw ProcessError{"missing_tid", eventLabel(row) + " (a region) has no \"tid\""};
+                if (t_.tid[row] == kUnhashable)
+                    throw ProcessError{"bad_tid", eventLabel(row) + " has a list or object as \"tid\""};
+                byTid[t_.tid[row]].push_back(interval(row));
+            } catch (const ProcessError& e) {
+                fail(row, e);
+            }
+        }
+        std::unordered_map<KeyId, std::vector<PyNum>> startsByTid;
+        for (auto& [tid, items] : byTid) {
+            std::stable_sort(items.begin(), items.end(),
+                             [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+            auto& starts = startsByTid[tid];
+            for (const Interval& i : items) starts.push_back(i.start);
+        }
+        std::unordered_map<uint32_t, uint32_t> groupOf;
+        std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
+        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
+            if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String ||
+                !coveredCategory(t_.catOf(row)))
+                continue;
+            try {
+                if (t_.kinds[row].callFrom == CallFrom::Yes) continue;
+                if (t_.kinds[row].callFrom == CallFrom::Raises)
+                    throw ProcessError{"bad_args", eventLabel(row) + " has \"args\" that is not an object"};
+                KeyId tid = tidKey(row);
+                if (tid == kUnhashable)
+                    throw ProcessError{"bad_tid", eventLabel(row) + " has a list or object as \"tid\""};
+                auto it = byTid.find(tid);
+                if (it == byTid.end()) continue;
+                Interval item = interval(row);
+                const std::vector<PyNum>& starts = startsByTid[tid];
+                auto idx = std::lower_bound(starts.begin(), starts.end(), item.start, pyLess) -
+                           starts.begin() - 1;
+                if (idx < 0) continue;
+                const Interval& region = it->second[size_t(idx)];
+                if (!(pyLessEqual(region.start, item.start) && pyLessEqual(item.end, region.end)))
+                    continue;
+                uint32_t regionKey = key(region.row);
+                auto [g, inserted] = groupOf.try_emplace(regionKey, uint32_t(groups.size()));
+                if (inserted) groups.push_back({regionKey, {}});
+                if (uidMode_ && !seen.insert((uint64_t(g->second) << 32) | key(row)).second) continue;
+                groups[g->second].ops.push_back(key(row));
+            } catch (const ProcessError& e) {
+                fail(row, e);
+            }
+        }
+        return groups;
+    }
+
+    // _build_flow_mapping: each s/f binds to the event just before it in the file.
+    void buildFlowMapping() {
+        if (!anyFlow_) return;
+        std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (src, dst) keys, insertion order
+        std::unordered_map<int64_t, uint32_t> pairOf;
+        uint32_t prev = kNone;
+        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
+            if (!isFlow_[row]) {
+                prev = row;
+                continue;
+            }
+            char ph = t_.phase[row];
+            if (ph == 's' || ph == 'f') {
+                if (prev == kNone) continue;
+                const EventTable::Kinds& k = t_.kinds[row];
+                if (k.flowId == FlowIdStatus::Missing) {
+                    error(row, "bad_flow", eventLabel(row) + " is a flow event without \"id\"");
+                } else if (k.flowId == FlowIdStatus::Invalid) {
+                    error(row, "bad_flow", eventLabel(row) + " has a flow \"id\" that int() rejects");
+                } else {
+                    auto [it, inserted] = pairOf.try_emplace(t_.flowId[row], uint32_t(pairs.size()));
+                    if (inserted) pairs.push_back({kNone, kNone});
+                    (ph == 's' ? pairs[it->second].first : pairs[it->second].second) = key(prev);
+                }
+            }
+            prev = row;
+        }
+        for (auto [src, dst] : pairs) {
+            if (src == kNone || dst == kNone) continue;
+            src2dst_[src] = dst;
+            dst2src_[dst] = src;
+        }
+    }
+
+    // kernel_uids_by_external_id
+    void indexKernelsByExternalId() {
+        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
+            if (!isReal_[row] || t_.catOf(row) != "kernel" || t_.kinds[row].cat != ValueKind::String)
+                continue;
+            ValueKind args = t_.kinds[row].args;
+            if (args != ValueKind::Absent && args != ValueKind::Object) {
+                error(row, "bad_args", eventLabel(row) + " (a kernel) has \"args\" that is not an object");
+                continue;
+            }
+            KeyId ext = t_.externalId[row];
+            if (ext == kNoKey) continue;
+            if (ext == kUnhashable) {
+                error(row, "bad_external_id", eventLabel(row) + " has a list or object as \"External id\"");
+                continue;
+            }
+            kernelsByExternalId_[ext].push_back(key(row));
+        }
+    }
+
+    void sortCompiledRegions() {
+        for (uint32_t row : compiled_) {
+            try {
+                sortedRegions_.push_back(interval(row));
+            } catch (const ProcessError&) {
+                // Reported by findCoveredIn already.
+            }
+        }
+        std::stable_sort(sortedRegions_.begin(), sortedRegions_.end(),
+                         [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+        for (const Interval& i : sortedRegions_) regionStarts_.push_back(i.start);
+    }
+
+    // _related_compile_region: the nearest compiled event, any thread, strictly around the
+    // backward region's fwdbwd source.
+    uint32_t relatedRegion(uint32_t regionRow) {
+        auto it = dst2src_.find(key(regionRow));
+        if (it == dst2src_.end())
+            throw ProcessError{"backward_without_flow",
+                               eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
+                                   ") is a backward region with no incoming fwdbwd flow"};
+        Interval src = interval(rowOf(it->second));
+        long idx = std::lower_bound(regionStarts_.begin(), regionStarts_.end(), src.start, pyLess) -
+                   regionStarts_.begin() - 1;
+        for (; idx >= 0; --idx) {
+            const Interval& r = sortedRegions_[size_t(idx)];
+            if (pyLess(r.start, src.start) && pyLess(src.end, r.end)) return r.row;
+        }
+        return kNone;
+    }
+
+    // _kernel_events_for_op
+    std::vector<uint32_t> kernelEventsFor(uint32_t opKey) {
+        auto it = src2dst_.find(opKey);
+        if (it != src2dst_.end()) return {rowOf(it->second)};
+        uint32_t opRow = rowOf(opKey);
+        ValueKind args = t_.kinds[opRow].args;
+        if (args != ValueKind::Absent && args != ValueKind::Object)
+            throw ProcessError{"bad_args", eventLabel(opRow) + " has \"args\" that is not an object"};
+        KeyId ext = t_.externalId[opRow];
+        if (ext == kNoKey) return {};
+        if (ext == kUnhashable)
+            throw ProcessError{"bad_external_id", eventLabel(opRow) + " has a list or object as \"External id\""};
+        auto kt = kernelsByExternalId_.find(ext);
+        std::vector<uint32_t> rows;
+        if (kt != kernelsByExternalId_.end())
+            for (uint32_t k : kt->second) rows.push_back(rowOf(k));
+        return rows;
+    }
+
+    void processRegion(const Group& group) {
+        uint32_t regionRow = rowOf(group.regionKey);
+        std::string name(t_.nameOf(regionRow));
+        bool needBw = name.find("Backward") != std::string::npos;
+        if (needBw) {
+            uint32_t forward;
+            try {
+                forward = relatedRegion(regionRow);
+            } catch (const ProcessError& e) {
+                fail(regionRow, e);
+                return;
+            }
+            if (forward == kNone) {
+                warning(regionRow, "forward_region_not_found", name,
+                        "Backward region " + eventLabel(regionRow) +
+                            " is skipped: no compiled region strictly contains its forward source");
+                return;
+            }
+            name = std::string(t_.nameOf(forward));
+        }
+        std::string fwKey = pyGraphKey(name, false);
+        const std::vector<std::string>& bwKeys = info_.backwardKeys(name);
+        bool known = discover_ || info_.contains(fwKey) ||
+                     std::any_of(bwKeys.begin(), bwKeys.end(),
+                                 [&](const std::string& k) { return info_.contains(k); });
+        if (!known) {
+            warning(regionRow, "region_without_kernel_info", name,
+                    "Compiled region " + eventLabel(regionRow) + " (" + name +
+                        ") has no kernel information under " + fwKey);
+            return;
+        }
+        for (uint32_t op : group.ops) {
+            std::vector<uint32_t> kernels;
+            try {
+                kernels = kernelEventsFor(op);
+            } catch (const ProcessError& e) {
+                fail(rowOf(op), e);
+                continue;
+            }
+            for (uint32_t kernel : kernels) {
+                out_.reached[kernel] = 1;
+                if (discover_) continue;
+                try {
+                    processKernel(kernel, op, fwKey, bwKeys, needBw);
+                } catch (const ProcessError& e) {
+                    fail(kernel, e);
+                } catch (const RegistryError& e) {
+                    error(kernel, "bad_kernel_info", e.what());
+                }
+            }
+        }
+    }
+
+    void setStack(uint32_t row, const OrderedJson& stack) {
+        ValueKind args = t_.kinds[row].args;
+        if (args != ValueKind::Absent && args != ValueKind::Object)
+            throw ProcessError{"bad_args", eventLabel(row) + " has \"args\" that is not an object; "
+                                                             "its stack cannot be added"};
+        out_.stack[row] = out_.stacks.intern(stack.dump());
+        out_.written[row] = 1;
+    }
+
+    // _assign_stack
+    bool assignStack(uint32_t row, const std::string& fw, const std::vector<std::string>& bw,
+                     std::string_view kernel) {
+        for (const std::string& k : bw)
+            if (const OrderedJson* s = info_.stackForKernel(k, kernel)) {
+                setStack(row, *s);
+                return true;
+            }
+        if (const OrderedJson* s = info_.stackForKernel(fw, kernel)) {
+            setStack(row, *s);
+            return true;
+        }
+        return false;
+    }
+
+    // _assign_single_stack
+    bool assignSingleStack(uint32_t row, const std::string& fw, const std::vector<std::string>& bw) {
+        for (const std::string& k : bw)
+            if (const OrderedJson* s = info_.singleStack(k)) {
+                setStack(row, *s);
+                return true;
+            }
+        if (const OrderedJson* s = info_.singleStack(fw)) {
+            setStack(row, *s);
+            return true;
+        }
+        return false;
+    }
+
+    void processKernel(uint32_t row, uint32_t op, const std::string& fw,
+                       const std::vector<std::string>& bw, bool needBw) {
+        const EventTable::Kinds& k = t_.kinds[row];
+        if (k.event != ValueKind::Object)
+            throw ProcessError{"malformed_event", eventLabel(row) + " is not a JSON object"};
+        if (k.name == ValueKind::Absent)
+            throw ProcessError{"missing_name", eventLabel(row) + " (a kernel) has no \"name\""};
+        if (k.name != ValueKind::String)
+            throw ProcessError{"bad_name", eventLabel(row) + " (a kernel) has a name that is not a string"};
+        std::string_view name = t_.nameOf(row);
+        // _maybe_extern_call
+        bool isExtern = !info_.hasKernelInfo(fw, name) &&
+                        (!needBw || std::none_of(bw.begin(), bw.end(), [&](const std::string& key) {
+                             return info_.hasKernelInfo(key, name);
+                         }));
+        bool assigned = false, warn = false;
+        if (isExtern) {
+            auto it = externRegionsOf_.find(op);
+            if (it != externRegionsOf_.end()) {
+                for (uint32_t g : it->second) {
+                    uint32_t externRow = rowOf(externCovered_[g].regionKey);
+                    const EventTable::Kinds& ek = t_.kinds[externRow];
+                    if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
+                        throw ProcessError{"bad_name", eventLabel(externRow) + " has a name that is not a string"};
+                    assigned = assignStack(row, fw, bw, externKernelName(std::string(t_.nameOf(externRow))));
+                    if (assigned) break;
+                }
+            }
+            if (!assigned) assigned = assignSingleStack(row, fw, bw);
+        } else if (name.rfind("triton_", 0) != 0) {
+            warn = true;
+            assigned = assignSingleStack(row, fw, bw);
+        } else {
+            assigned = assignStack(row, fw, bw, name);
+        }
+        if (!assigned && warn)
+            warning(row, "unrecognized_kernel", std::string(name),
+                    "Kernel " + std::string(name) +
+                        " cannot be recognized as a custom kernel or triton kernel. Please try "
+                        "profile with stack=True.");
+    }
+
+    void finish() {
+        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
+            if (out_.stack[row] != StackPool::kNone) ++out_.annotatedCount;
+            if (out_.written[row]) ++out_.writtenCount;
+        }
+    }
+
+    const EventTable& t_;
+    const Trace& trace_;
+    const KernelInfo& info_;
+    Provenance& out_;
+    bool discover_;
+
+    bool uidMode_ = false;
+    std::vector<uint32_t> keyOfRow_, rowOfKey_;
+    std::vector<uint8_t> isFlow_, isReal_;
+    bool anyFlow_ = false;
+    std::vector<uint32_t> compiled_, extern_;
+    std::vector<Group> compiledCovered_, externCovered_;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> externRegionsOf_;
+    std::unordered_map<uint32_t, uint32_t> src2dst_, dst2src_;
+    std::unordered_map<KeyId, std::vector<uint32_t>> kernelsByExternalId_;
+    std::vector<Interval> sortedRegions_;
+    std::vector<PyNum> regionStarts_;
+};
+
+}  // namespace
+
+Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo) {
+    Provenance p;
+    Processor(trace, kernelInfo, p).run();
+    return p;
+}
+
+}  // namespace stackline

@@ -1,0 +1,74 @@
+// Python value semantics that the reference relies on: numbers that compare exactly across int and
+// float, hashable keys where 7 == 7.0 == True but "7" != 7, int() of a JSON value, str repr.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace stackline {
+
+// A Python number as json.load produces it: int (exact) or float (IEEE double).
+struct PyNum {
+    enum class Kind : uint8_t { Missing, Int, Float, Invalid };
+    Kind kind = Kind::Missing;
+    __int128 i = 0;
+    double f = 0;
+
+    static PyNum integer(__int128 v) { return {Kind::Int, v, 0}; }
+    static PyNum real(double v) { return {Kind::Float, 0, v}; }
+    bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
+};
+
+// Python's a + b for numbers (Invalid when either side is not a number).
+PyNum pyAdd(const PyNum& a, const PyNum& b);
+// Python's a < b and a <= b (exact across int/float, false with NaN).
+bool pyLess(const PyNum& a, const PyNum& b);
+bool pyLessEqual(const PyNum& a, const PyNum& b);
+bool pyEqual(const PyNum& a, const PyNum& b);
+
+// Python int(str): surrounding whitespace, sign, Unicode decimal digits, single underscores.
+std::optional<__int128> pyIntFromString(std::string_view s);
+
+// repr() of a Python str given as UTF-8.
+std::string pyStrRepr(std::string_view s);
+// str((name, flag)) for a str name: how the reference builds graph keys.
+std::string pyGraphKey(std::string_view name, bool backward);
+
+// Hashable values interned with Python's equality: ints, bools and integral floats share one
+// class, other floats another, strings their own; NaN is a single key (json.load returns one NaN
+// object). Containers are unhashable.
+using KeyId = uint32_t;
+inline constexpr KeyId kNoKey = 0;  // absent
+inline constexpr KeyId kUnhashable = 0xFFFFFFFFu;
+
+class KeyPool {
+public:
+    KeyPool();
+    KeyId intKey(__int128 v);
+    KeyId floatKey(double v);
+    KeyId stringKey(std::string_view utf8);
+    KeyId nullKey();
+    // The id of None if some value was null, else kNoKey (a const lookup).
+    KeyId existingNullKey() const;
+    // For display and messages: "7", "7.5", "\"stream 7\"", "None".
+    std::string describe(KeyId id) const;
+    // The key as an integer, when it is one (ints, bools, integral floats).
+    std::optional<int64_t> asInt(KeyId id) const;
+    std::optional<std::string_view> asString(KeyId id) const;
+    bool isNull(KeyId id) const;
+    size_t size() const { return canon_.size(); }
+    // Re-interns every key of other into this pool; returns other's id -> this pool's id.
+    std::vector<KeyId> merge(const KeyPool& other);
+
+private:
+    KeyId intern(std::string canonical);
+    std::unordered_map<int64_t, KeyId> small_;
+    std::unordered_map<std::string, KeyId> byCanon_;
+    std::vector<std::string> canon_;  // index = id; [0] unused
+};
+
+}  // namespace stackline

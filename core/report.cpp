@@ -1,0 +1,83 @@
+#include "report.h"
+
+#include <unordered_set>
+
+namespace stackline {
+
+std::string formatMicros(int64_t ns) {
+    bool neg = ns < 0;
+    uint64_t u = neg ? uint64_t(-(ns + 1)) + 1 : uint64_t(ns);
+    std::string frac = std::to_string(u % 1000);
+    frac.insert(0, 3 - frac.size(), '0');
+    return (neg ? "-" : "") + std::to_string(u / 1000) + "." + frac;
+}
+
+namespace {
+
+OrderedJson timestamp(const EventTable& t, uint32_t row) {
+    PyNum ts = t.ts(row);
+    if (ts.kind == PyNum::Kind::Int) return int64_t(ts.i);
+    if (ts.kind == PyNum::Kind::Float) return ts.f;
+    return nullptr;
+}
+
+}  // namespace
+
+OrderedJson reportJson(const Trace& trace, const Provenance& p) {
+    const EventTable& t = trace.events;
+    OrderedJson unresolved = OrderedJson::array(), warnings = OrderedJson::array(),
+                errors = OrderedJson::array();
+    for (uint32_t row = 0, n = t.size(); row < n; ++row)
+        if (p.status(t, row) == KernelStatus::Unresolved)
+            unresolved.push_back({{"uid", row}, {"name", t.nameOf(row)}, {"ts", timestamp(t, row)}});
+    for (const Diagnostic& d : p.diagnostics) {
+        OrderedJson uid = d.row == kNoRow ? OrderedJson(nullptr) : OrderedJson(d.row);
+        if (d.severity == Diagnostic::Severity::Warning)
+            warnings.push_back(
+                {{"kind", d.kind}, {"kernel", d.name}, {"uid", uid}, {"message", d.message}});
+        else
+            errors.push_back({{"kind", d.kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
+    }
+    return {{"annotated_kernels", p.annotatedCount},
+            {"unresolved_kernels", std::move(unresolved)},
+            {"warnings", std::move(warnings)},
+            {"errors", std::move(errors)}};
+}
+
+Summary summarize(const Trace& trace, const Provenance& p) {
+    const EventTable& t = trace.events;
+    Summary s;
+    s.events = t.size();
+    std::unordered_set<uint64_t> tracks;
+    for (uint32_t row = 0, n = t.size(); row < n; ++row) {
+        char ph = t.phase[row];
+        if (ph == 'X' || ph == 'B' || ph == 'E' || ph == 'i' || ph == 'I')
+            tracks.insert((uint64_t(t.pid[row]) << 32) | t.tid[row]);
+        std::string_view cat = t.catOf(row), name = t.nameOf(row);
+        if (cat == "cpu_op" && (name == "CompiledFunctionBackward" ||
+                                name.find("Torch-Compiled Region") != std::string_view::npos))
+            ++s.compiledRegions;
+        if (!p.isGpuKernel(t, row)) continue;
+        ++s.kernels;
+        KernelStatus st = p.status(t, row);
+        if (st == KernelStatus::Annotated) ++s.annotatedKernels;
+        if (st == KernelStatus::Unresolved) ++s.unresolvedKernels;
+    }
+    s.tracks = tracks.size();
+    for (const Diagnostic& d : p.diagnostics) ++s.diagnostics[d.kind];
+    return s;
+}
+
+OrderedJson summaryJson(const Summary& s) {
+    OrderedJson diag = OrderedJson::object();
+    for (auto& [kind, count] : s.diagnostics) diag[kind] = count;
+    return {{"events", s.events},
+            {"tracks", s.tracks},
+            {"kernels", s.kernels},
+            {"compiled_regions", s.compiledRegions},
+            {"annotated_kernels", s.annotatedKernels},
+            {"unresolved_kernels", s.unresolvedKernels},
+            {"diagnostics", std::move(diag)}};
+}
+
+}  // namespace stackline

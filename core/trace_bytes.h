@@ -1,0 +1,46 @@
+// The bytes of an input file: a read-only mapping of a plain file, or the inflated contents of a
+// gzip file (detected by its magic bytes). Either way the text is followed by readable NUL bytes,
+// which the scanner uses as a sentinel.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace stackline {
+
+// An input that cannot be read or is not what it should be. The message names the file and, where
+// there is one, the position.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class TraceBytes {
+public:
+    TraceBytes() = default;
+    static TraceBytes open(const std::string& path);
+    static TraceBytes fromString(std::string_view text);  // for tests and small inputs
+    TraceBytes(TraceBytes&& other) noexcept;
+    TraceBytes& operator=(TraceBytes&& other) noexcept;
+    TraceBytes(const TraceBytes&) = delete;
+    TraceBytes& operator=(const TraceBytes&) = delete;
+    ~TraceBytes();
+
+    std::string_view text() const { return {data_, size_}; }
+    bool wasCompressed() const { return compressed_; }
+    uint64_t fileSize() const { return fileSize_; }
+    // Lets the kernel drop mapped pages of a plain file that were read (they stay in the page
+    // cache), so resident memory does not grow with the file. No effect on inflated buffers.
+    void release(uint64_t begin, uint64_t end) const;
+
+private:
+    void reset();
+    char* data_ = nullptr;
+    uint64_t size_ = 0;
+    uint64_t mapped_ = 0;
+    uint64_t fileSize_ = 0;
+    bool compressed_ = false;
+};
+
+}  // namespace stackline

@@ -1,0 +1,580 @@
+// One pass over the bytes, no DOM: the traceEvents array is cut into chunks at event boundaries
+// guessed from the bytes, each chunk is indexed on its own thread, and a guess is kept only when
+// the chunk before it really ends there (otherwise that part is rescanned in order).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <thread>
+
+#include "json_cursor.h"
+#include "trace.h"
+
+namespace stackline {
+namespace {
+
+using json::Cursor;
+using json::RawString;
+
+enum class Field { Other, Ph, Name, Cat, Pid, Tid, Ts, Dur, Id, Args, Uid };
+
+Field fieldOf(std::string_view k) {
+    switch (k.size()) {
+        case 2:
+            if (k == "ph") return Field::Ph;
+            if (k == "ts") return Field::Ts;
+            if (k == "id") return Field::Id;
+            break;
+        case 3:
+            if (k == "cat") return Field::Cat;
+            if (k == "pid") return Field::Pid;
+            if (k == "tid") return Field::Tid;
+            if (k == "dur") return Field::Dur;
+            if (k == "uid") return Field::Uid;
+            break;
+        case 4:
+            if (k == "name") return Field::Name;
+            if (k == "args") return Field::Args;
+            break;
+    }
+    return Field::Other;
+}
+
+bool isZeroNumber(std::string_view t) {
+    for (char c : t) {
+        if (c == 'e' || c == 'E') break;
+        if (c >= '1' && c <= '9') return false;
+        if (c == 'N' || c == 'I') return false;
+    }
+    return true;
+}
+
+double parseDouble(std::string_view t) {
+    if (t == "NaN") return std::nan("");
+    if (t == "Infinity") return HUGE_VAL;
+    if (t == "-Infinity") return -HUGE_VAL;
+    double v = 0;
+    auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (r.ec == std::errc::result_out_of_range) {
+        std::string s(t);
+        v = std::strtod(s.c_str(), nullptr);  // overflow to inf, underflow to 0, as Python does
+    }
+    return v;
+}
+
+// Python's json: an integer literal is an int, anything with a fraction or exponent is a float.
+PyNum parseNumber(std::string_view t) {
+    if (t.find_first_of(".eENI") != std::string_view::npos) return PyNum::real(parseDouble(t));
+    std::size_t i = t[0] == '-' ? 1 : 0;
+    if (t.size() - i > 37) return PyNum::real(parseDouble(t));  // beyond int128: approximated
+    __int128 v = 0;
+    for (; i < t.size(); ++i) v = v * 10 + (t[i] - '0');
+    return PyNum::integer(t[0] == '-' ? -v : v);
+}
+
+// Exact nanoseconds from the text of a microsecond value (Kineto writes 3 decimals, which a
+// double cannot hold for epoch timestamps).
+int64_t nanosFromText(std::string_view t, const PyNum& n) {
+    auto clamp = [](long double v) -> int64_t {
+        if (!(v == v)) return 0;
+        if (v > 9.2e18L) return INT64_MAX;
+        if (v < -9.2e18L) return INT64_MIN;
+        return int64_t(v);
+    };
+    if (t.find_first_of("eENI") != std::string_view::npos)
+        return clamp(std::llround(n.f * 1000.0L));
+    bool neg = t[0] == '-';
+    std::size_t i = neg ? 1 : 0;
+    __int128 whole = 0;
+    for (; i < t.size() && t[i] != '.'; ++i) whole = whole * 10 + (t[i] - '0');
+    int frac = 0, digits = 0;
+    bool roundUp = false;
+    if (i < t.size()) {
+        for (++i; i < t.size(); ++i, ++digits) {
+            if (digits < 3) frac = frac * 10 + (t[i] - '0');
+            else if (digits == 3) roundUp = t[i] >= '5';
+        }
+    }
+    for (; digits < 3; ++digits) frac *= 10;
+    __int128 ns = whole * 1000 + frac + (roundUp ? 1 : 0);
+    if (neg) ns = -ns;
+    if (ns > INT64_MAX) return INT64_MAX;
+    if (ns < INT64_MIN) return INT64_MIN;
+    return int64_t(ns);
+}
+
+uint64_t storeBits(const PyNum& n, PyNum::Kind& kind) {
+    if (n.kind == PyNum::Kind::Int && (n.i < INT64_MIN || n.i > INT64_MAX)) {
+        kind = PyNum::Kind::Float;  // beyond int64: kept as a double (no real trace gets here)
+        double f = double(n.i);
+        uint64_t bits;
+        std::memcpy(&bits, &f, sizeof bits);
+        return bits;
+    }
+    kind = n.kind;
+    if (n.kind == PyNum::Kind::Int) return uint64_t(int64_t(n.i));
+    uint64_t bits;
+    std::memcpy(&bits, &n.f, sizeof bits);
+    return bits;
+}
+
+// Indexes events from one position of the traceEvents array into its own table.
+class EventScanner {
+public:
+    EventScanner(const char* base, const char* pos, const char* end, EventTable& table)
+        : c(base, pos, end), t(table) {}
+
+    Cursor c;
+
+    // Scans events until the array ends or the next event would start at stopAt.
+    // Returns true when the array ended (the ']' consumed). tick(offset) runs every 4096 events.
+    template <typename Tick>
+    bool scan(const char* stopAt, Tick&& tick) {
+        for (uint32_t n = 1;; ++n) {
+            if (c.p >= stopAt) return false;
+            parseEvent();
+            c.skipSpace();
+            if (*c.p == ']' && !c.atEnd()) {
+                ++c.p;
+                return true;
+            }
+            c.expect(',', "expected ',' or ']' after an event in traceEvents");
+            c.skipSpace();
+            if ((n & 4095) == 0) tick(uint64_t(c.p - c.base()));
+        }
+    }
+
+private:
+    EventTable& t;
+    std::string scratch_;
+
+    std::string_view decoded(const RawString& s) {
+        if (!s.escaped) return s.raw;
+        scratch_ = json::unescape(s.raw);
+        return scratch_;
+    }
+
+    uint32_t internString(const RawString& s) { return t.strings.intern(decoded(s)); }
+
+    ValueKind readKind(uint32_t* stringId) {
+        switch (*c.p) {
+            case '"': {
+                RawString s = c.readString();
+                if (stringId) *stringId = internString(s);
+                return ValueKind::String;
+            }
+            case '[': c.skipValue(); return ValueKind::Array;
+            case '{': c.skipValue(); return ValueKind::Object;
+            case 'n': c.skipValue(); return ValueKind::Null;
+            case 't': c.skipValue(); return ValueKind::TruthyScalar;
+            case 'f': c.skipValue(); return ValueKind::FalsyScalar;
+            default:
+                return isZeroNumber(c.readNumber()) ? ValueKind::FalsyScalar
+                                                    : ValueKind::TruthyScalar;
+        }
+    }
+
+    KeyId readKey() {
+        switch (*c.p) {
+            case '"': return t.keys.stringKey(decoded(c.readString()));
+            case '[':
+            case '{': c.skipValue(); return kUnhashable;
+            case 'n': c.skipValue(); return t.keys.nullKey();
+            case 't': c.skipValue(); return t.keys.intKey(1);
+            case 'f': c.skipValue(); return t.keys.intKey(0);
+            default: {
+                PyNum n = parseNumber(c.readNumber());
+                return n.kind == PyNum::Kind::Int ? t.keys.intKey(n.i) : t.keys.floatKey(n.f);
+            }
+        }
+    }
+
+    PyNum readNum(int64_t& ns) {
+        switch (*c.p) {
+            case 't': c.skipValue(); ns = 1000; return PyNum::integer(1);
+            case 'f': c.skipValue(); ns = 0; return PyNum::integer(0);
+            case '"':
+            case '[':
+            case '{':
+            case 'n': c.skipValue(); return {PyNum::Kind::Invalid};
+            default: {
+                std::string_view text = c.readNumber();
+                PyNum n = parseNumber(text);
+                ns = nanosFromText(text, n);
+                return n;
+            }
+        }
+    }
+
+    // Python's int() of the value.
+    FlowIdStatus readFlowId(int64_t& out) {
+        std::optional<__int128> v;
+        switch (*c.p) {
+            case '"': v = pyIntFromString(decoded(c.readString())); break;
+            case 't': c.skipValue(); v = 1; break;
+            case 'f': c.skipValue(); v = 0; break;
+            case '[':
+            case '{':
+            case 'n': c.skipValue(); break;
+            default: {
+                PyNum n = parseNumber(c.readNumber());
+                if (n.kind == PyNum::Kind::Int) v = n.i;
+                else if (std::isfinite(n.f) && std::fabs(n.f) < 9.2e18) v = __int128(std::trunc(n.f));
+            }
+        }
+        if (!v || *v < INT64_MIN || *v > INT64_MAX) return FlowIdStatus::Invalid;
+        out = int64_t(*v);
+        return FlowIdStatus::Ok;
+    }
+
+    void readArgs(uint32_t row, EventTable::Kinds& k, const char* eventStart) {
+        const char* start = c.p;
+        k.callFrom = CallFrom::No;
+        k.argsEmpty = false;
+        t.externalId.back() = kNoKey;
+        t.stackValue.erase(row);
+        switch (*c.p) {
+            case '{': {
+                k.args = ValueKind::Object;
+                ++c.p;
+                c.skipSpace();
+                if (*c.p == '}') {
+                    ++c.p;
+                    k.argsEmpty = true;
+                    break;
+                }
+                do {
+                    std::string_view key = decoded(c.readKey());
+                    if (key == "External id") {
+                        KeyId id = readKey();
+                        t.externalId.back() = t.keys.isNull(id) ? kNoKey : id;
+                    } else if (key == "CallFrom") {
+                        k.callFrom = CallFrom::Yes;
+                        c.skipValue();
+                    } else if (key == "stack") {
+                        uint64_t b = uint64_t(c.p - c.base());
+                        c.skipValue();
+                        t.stackValue[row] = {b, uint64_t(c.p - c.base())};
+                    } else {
+                        c.skipValue();
+                    }
+                } while (c.nextMember('}'));
+                break;
+            }
+            case '"': {
+                k.args = ValueKind::String;
+                k.callFrom = decoded(c.readString()).find("CallFrom") != std::string_view::npos
+                                 ? CallFrom::Yes
+                                 : CallFrom::No;
+                break;
+            }
+            case '[': {
+                k.args = ValueKind::Array;
+                ++c.p;
+                c.skipSpace();
+                if (*c.p == ']') {
+                    ++c.p;
+                    break;
+                }
+                do {
+                    if (*c.p == '"') {
+                        if (decoded(c.readString()) == "CallFrom") k.callFrom = CallFrom::Yes;
+                    } else {
+                        c.skipValue();
+                    }
+                } while (c.nextMember(']'));
+                break;
+            }
+            default:
+                k.args = readKind(nullptr);
+                k.callFrom = CallFrom::Raises;
+        }
+        t.argsOffset.back() = uint32_t(start - eventStart);
+        t.argsLength.back() = uint32_t(c.p - start);
+    }
+
+    void parseEvent() {
+        const char* start = c.p;
+        auto row = uint32_t(t.begin.size());
+        t.begin.push_back(uint64_t(start - c.base()));
+        t.length.push_back(0);
+        t.argsOffset.push_back(0);
+        t.argsLength.push_back(0);
+        t.name.push_back(0);
+        t.cat.push_back(0);
+        t.phase.push_back(0);
+        t.pid.push_back(kNoKey);
+        t.tid.push_back(kNoKey);
+        t.externalId.push_back(kNoKey);
+        t.uid.push_back(kNoKey);
+        t.flowId.push_back(0);
+        t.tsNs.push_back(0);
+        t.durNs.push_back(0);
+        t.tsBits.push_back(0);
+        t.durBits.push_back(0);
+        EventTable::Kinds k{};
+        k.event = ValueKind::Object;
+        if (*c.p != '{' || c.atEnd()) {
+            k.event = readKind(nullptr);
+        } else {
+            ++c.p;
+            c.skipSpace();
+            if (*c.p == '}') {
+                ++c.p;
+                k.objectEmpty = true;
+            } else {
+                do {
+                    RawString key = c.readKey();
+                    switch (fieldOf(key.escaped ? std::string_view(json::unescape(key.raw))
+                                                : key.raw)) {
+                        case Field::Ph: {
+                            uint32_t id = 0;
+                            ValueKind v = readKind(&id);
+                            std::string_view s = t.strings.at(id);
+                            t.phase.back() = v == ValueKind::String && s.size() == 1 ? s[0] : 0;
+                            break;
+                        }
+                        case Field::Name: k.name = readKind(&t.name.back()); break;
+                        case Field::Cat: k.cat = readKind(&t.cat.back()); break;
+                        case Field::Pid: t.pid.back() = readKey(); break;
+                        case Field::Tid: t.tid.back() = readKey(); break;
+                        case Field::Ts: {
+                            PyNum::Kind kind;
+                            t.tsBits.back() = storeBits(readNum(t.tsNs.back()), kind);
+                            k.ts = kind;
+                            break;
+                        }
+                        case Field::Dur: {
+                            PyNum::Kind kind;
+                            t.durBits.back() = storeBits(readNum(t.durNs.back()), kind);
+                            k.dur = kind;
+                            break;
+                        }
+                        case Field::Id: k.flowId = readFlowId(t.flowId.back()); break;
+                        case Field::Args: readArgs(row, k, start); break;
+                        case Field::Uid: {
+                            uint64_t b = uint64_t(c.p - c.base());
+                            t.uid.back() = readKey();
+                            t.uidValue[row] = {b, uint64_t(c.p - c.base())};
+                            break;
+                        }
+                        case Field::Other: c.skipValue(); break;
+                    }
+                } while (c.nextMember('}'));
+            }
+        }
+        if (uint64_t(c.p - start) > UINT32_MAX) c.fail("event larger than 4 GiB");
+        t.length.back() = uint32_t(c.p - start);
+        t.kinds.push_back(k);
+    }
+};
+
+// The position of an event that likely starts at or after from: a '{' preceded by ',' and '}'.
+const char* guessEventStart(const char* from, const char* end) {
+    const char* limit = std::min(end, from + (4 << 20));
+    for (const char* p = from; p < limit; ++p) {
+        p = static_cast<const char*>(std::memchr(p, '{', size_t(limit - p)));
+        if (!p) return nullptr;
+        const char* q = p - 1;
+        while (q > from && json::isSpace(*q)) --q;
+        if (q <= from || *q != ',') continue;
+        --q;
+        while (q > from && json::isSpace(*q)) --q;
+        if (q > from && *q == '}') return p;
+    }
+    return nullptr;
+}
+
+struct Chunk {
+    const char* start = nullptr;
+    const char* stoppedAt = nullptr;
+    bool arrayEnded = false;
+    EventTable table;
+    std::exception_ptr error;
+    std::atomic<uint64_t> progress{0};  // bytes scanned
+};
+
+class Loader {
+public:
+    Loader(const TraceBytes& bytes, const LoadOptions& options) : bytes_(bytes), options_(options) {}
+
+    void run(EventTable& events, TraceInfo& info) {
+        std::string_view text = bytes_.text();
+        const char* base = text.data();
+        const char* end = base + text.size();
+        Cursor c(base, base, end);
+        if (text.size() >= 3 && std::memcmp(base, "\xEF\xBB\xBF", 3) == 0) c.p += 3;
+        c.skipSpace();
+        if (c.atEnd()) c.fail("the file is empty");
+        if (*c.p != '{')
+            c.fail(*c.p == '['
+                       ? "the top level is an array; a Kineto trace is an object with \"traceEvents\""
+                       : "not a JSON trace: the top level is not an object");
+        ++c.p;
+        c.skipSpace();
+        bool sawEvents = false;
+        if (*c.p != '}') {
+            info.topEmpty = false;
+            do {
+                std::string key = json::decodeString(c.readKey());
+                if (key == "traceEvents") {
+                    if (*c.p != '[' || c.atEnd()) c.fail("\"traceEvents\" is not a list");
+                    events = EventTable();  // a repeated key replaces the earlier value, as in Python
+                    scanEvents(c, events);
+                    sawEvents = true;
+                } else if (key == "uid_assigned") {
+                    const char* b = c.p;
+                    char first = *c.p;
+                    c.skipValue();
+                    std::string_view v(b, size_t(c.p - b));
+                    info.uidAssignedPresent = true;
+                    info.uidAssignedValue = {uint64_t(b - base), uint64_t(c.p - base)};
+                    info.uidAssignedTruthy = truthy(first, v);
+                } else {
+                    c.skipValue();
+                }
+            } while (c.nextMember('}'));
+            info.topClose = c.offset() - 1;
+        } else {
+            info.topClose = c.offset();
+            ++c.p;
+        }
+        c.skipSpace();
+        if (!c.atEnd()) c.fail("unexpected data after the top-level object");
+        if (!sawEvents) c.fail("not a trace: the top-level object has no \"traceEvents\"");
+    }
+
+private:
+    static bool truthy(char first, std::string_view v) {
+        switch (first) {
+            case 'n':
+            case 'f': return false;
+            case 't': return true;
+            case '"': return v.size() > 2;
+            case '[':
+            case '{': {
+                std::size_t i = 1;
+                while (i < v.size() && json::isSpace(v[i])) ++i;
+                return i + 1 < v.size();
+            }
+            default: return !isZeroNumber(v);
+        }
+    }
+
+    bool cancelled() const {
+        return cancelWorkers_.load(std::memory_order_relaxed) ||
+               (options_.cancel && options_.cancel->load(std::memory_order_relaxed));
+    }
+
+    void scanEvents(Cursor& c, EventTable& events) {
+        ++c.p;
+        c.skipSpace();
+        if (*c.p == ']' && !c.atEnd()) {
+            ++c.p;
+            return;
+        }
+        const char* base = c.base();
+        const char* end = c.end();
+        unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
+        threads = std::clamp(threads, 1u, 16u);
+        uint64_t remaining = uint64_t(end - c.p);
+        unsigned parts = unsigned(std::min<uint64_t>(threads, remaining / (8 << 20)));
+
+        // Speculative chunks 1..parts-1; chunk 0 is scanned on this thread, in order.
+        std::vector<std::unique_ptr<Chunk>> chunks;
+        const char* previous = c.p;
+        for (unsigned k = 1; k < parts; ++k) {
+            const char* guess = guessEventStart(c.p + remaining * k / parts, end);
+            if (guess && guess > previous) {
+                chunks.push_back(std::make_unique<Chunk>());
+                chunks.back()->start = previous = guess;
+            }
+        }
+        std::vector<std::thread> workers;
+        struct Joiner {
+            Loader& l;
+            std::vector<std::thread>& w;
+            ~Joiner() {
+                l.cancelWorkers_ = true;
+                for (auto& t : w)
+                    if (t.joinable()) t.join();
+            }
+        } joiner{*this, workers};
+        for (std::size_t k = 0; k < chunks.size(); ++k) {
+            const char* stop = k + 1 < chunks.size() ? chunks[k + 1]->start : end + 1;
+            workers.emplace_back([this, &ch = *chunks[k], stop, base, end] {
+                try {
+                    EventScanner s(base, ch.start, end, ch.table);
+                    ch.arrayEnded = s.scan(stop, [&](uint64_t offset) {
+                        ch.progress.store(offset - uint64_t(ch.start - base),
+                                          std::memory_order_relaxed);
+                        if (cancelled()) throw Cancelled{};
+                    });
+                    ch.stoppedAt = s.c.p;
+                } catch (...) {
+                    ch.error = std::current_exception();
+                }
+            });
+        }
+
+        EventScanner s(base, c.p, end, events);
+        uint64_t released = uint64_t(c.p - base);
+        auto tick = [&](uint64_t offset) {
+            if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
+                throw Cancelled{};
+            if (offset - released > (64u << 20)) {
+                bytes_.release(released, offset);
+                released = offset;
+            }
+            if (options_.progress) {
+                uint64_t done = offset;
+                for (auto& ch : chunks) done += ch->progress.load(std::memory_order_relaxed);
+                options_.progress(std::min<uint64_t>(done, uint64_t(end - base)),
+                                  uint64_t(end - base));
+            }
+        };
+        bool ended = s.scan(chunks.empty() ? end + 1 : chunks[0]->start, tick);
+        for (auto& w : workers) w.join();
+        // Keep each chunk only if it starts exactly where the scan before it stopped.
+        for (auto& ch : chunks) {
+            if (ended || s.c.p != ch->start) break;
+            if (ch->error) std::rethrow_exception(ch->error);
+            bytes_.release(uint64_t(ch->start - base), uint64_t(ch->stoppedAt - base));
+            events.append(std::move(ch->table));
+            s.c.p = ch->stoppedAt;
+            ended = ch->arrayEnded;
+        }
+        chunks.clear();
+        if (!ended) s.scan(end + 1, tick);
+        c.p = s.c.p;
+    }
+
+    const TraceBytes& bytes_;
+    const LoadOptions& options_;
+    std::atomic<bool> cancelWorkers_{false};
+};
+
+}  // namespace
+
+Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& options) {
+    Trace trace;
+    trace.path = name;
+    trace.bytes = std::move(bytes);
+    try {
+        Loader(trace.bytes, options).run(trace.events, trace.info);
+    } catch (const json::SyntaxError& e) {
+        auto [line, column] = json::lineColumn(trace.bytes.text(), e.offset);
+        throw InputError(name + ": line " + std::to_string(line) + ", column " +
+                         std::to_string(column) + " (byte " + std::to_string(e.offset) +
+                         "): " + e.what());
+    }
+    return trace;
+}
+
+Trace loadTrace(const std::string& path, const LoadOptions& options) {
+    return parseTrace(TraceBytes::open(path), path, options);
+}
+
+}  // namespace stackline
