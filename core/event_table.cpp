@@ -79,6 +79,7 @@ void EventTable::append(EventTable&& other) {
     appendColumn(kinds, other.kinds);
     for (auto& [row, span] : other.uidValue) uidValue[row + offset] = span;
     for (auto& [row, span] : other.stackValue) stackValue[row + offset] = span;
+    for (auto& [row, id] : other.bigFlowId) bigFlowId[row + offset] = id;
 }
 
 }  // namespace stackline

@@ -28,7 +28,7 @@ enum class ValueKind : uint8_t {
 enum class CallFrom : uint8_t { No, Yes, Raises };
 
 // Python's int(event["id"]) for flow events.
-enum class FlowIdStatus : uint8_t { Missing, Ok, Invalid };
+enum class FlowIdStatus : uint8_t { Missing, Ok, Invalid, Big };
 
 struct Span {
     uint64_t begin = 0;
@@ -51,6 +51,7 @@ struct EventTable {
     std::vector<KeyId> externalId;  // args["External id"]; kNoKey when absent or null
     std::vector<KeyId> uid;         // an existing "uid" field
     std::vector<int64_t> flowId;    // int(id) when flowIdStatus is Ok
+    std::unordered_map<uint32_t, __int128> bigFlowId;  // int(id) beyond int64, by row
 
     // ts and dur: the Python number (processor) and exact nanoseconds (display).
     std::vector<int64_t> tsNs, durNs;

@@ -13,7 +13,8 @@ class Parser {
 public:
     explicit Parser(std::string_view s) : s_(s) {}
 
-    std::optional<GraphKey> parse() {
+    std::optional<GraphKey> parse(GraphKeyParse& outcome) {
+        outcome = GraphKeyParse::NotAKey;
         // literal_eval strips leading spaces and tabs, then parses in eval mode.
         while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
         std::vector<Item> items;
@@ -21,16 +22,58 @@ public:
         if (!parseList(items, tuple, 0)) return std::nullopt;
         skip(0);
         if (i_ != s_.size()) return std::nullopt;
-        return asKey(items, tuple);
+        try {
+            for (const Item& item : items) evaluate(item);
+        } catch (const ValueError&) {
+            return std::nullopt;
+        } catch (const TypeError&) {
+            outcome = GraphKeyParse::Raises;
+            return std::nullopt;
+        }
+        std::optional<GraphKey> key = asKey(items, tuple);
+        if (key) outcome = GraphKeyParse::Key;
+        return key;
     }
 
 private:
+    // A parsed literal. Evaluation order matters for which error comes first, so containers keep
+    // their elements (dict: key, value, key, value...) and are checked when evaluated.
     struct Item {
-        enum Kind { Str, Bool, Tuple, Other } kind = Other;
+        enum Kind { Str, Bool, Tuple, List, Set, Dict, Scalar, Name } kind = Scalar;
         std::string str;
         bool flag = false;
         std::vector<Item> elements;
     };
+
+    struct ValueError {};
+    struct TypeError {};
+
+    // literal_eval's _convert: returns whether the value is hashable.
+    static bool evaluate(const Item& item) {
+        switch (item.kind) {
+            case Item::Name: throw ValueError{};
+            case Item::Tuple: {
+                bool hashable = true;
+                for (const Item& e : item.elements) hashable = evaluate(e) && hashable;
+                return hashable;
+            }
+            case Item::List:
+                for (const Item& e : item.elements) evaluate(e);
+                return false;
+            case Item::Set:
+                for (const Item& e : item.elements)
+                    if (!evaluate(e)) throw TypeError{};
+                return false;
+            case Item::Dict:
+                for (std::size_t i = 0; i + 1 < item.elements.size(); i += 2) {
+                    bool keyHashable = evaluate(item.elements[i]);
+                    evaluate(item.elements[i + 1]);
+                    if (!keyHashable) throw TypeError{};
+                }
+                return false;
+            default: return true;
+        }
+    }
 
     static std::optional<GraphKey> asKey(const std::vector<Item>& items, bool tuple) {
         if (!tuple) {
@@ -86,9 +129,47 @@ private:
         }
     }
 
+    // [a, b], {a, b} and {k: v}; the opening bracket is at i_.
+    bool parseDisplay(Item& item, int depth) {
+        char close = s_[i_] == '[' ? ']' : '}';
+        item.kind = close == ']' ? Item::List : Item::Set;
+        ++i_;
+        for (bool first = true;; first = false) {
+            skip(depth + 1);
+            if (i_ < s_.size() && s_[i_] == close) break;
+            Item element;
+            if (!parseAtom(element, depth + 1)) return false;
+            item.elements.push_back(std::move(element));
+            skip(depth + 1);
+            if (close == '}' && i_ < s_.size() && s_[i_] == ':') {
+                if (!first && item.kind != Item::Dict) return false;
+                item.kind = Item::Dict;
+                ++i_;
+                skip(depth + 1);
+                Item value;
+                if (!parseAtom(value, depth + 1)) return false;
+                item.elements.push_back(std::move(value));
+                skip(depth + 1);
+            } else if (item.kind == Item::Dict) {
+                return false;
+            }
+            if (i_ < s_.size() && s_[i_] == ',') {
+                ++i_;
+                continue;
+            }
+            break;
+        }
+        skip(depth + 1);
+        if (i_ >= s_.size() || s_[i_] != close) return false;
+        ++i_;
+        if (close == '}' && item.elements.empty()) item.kind = Item::Dict;  // {} is a dict
+        return true;
+    }
+
     bool parseAtom(Item& item, int depth) {
-        if (i_ >= s_.size()) return false;
+        if (i_ >= s_.size() || depth > 200) return false;  // Python's parser nests 200 deep
         char c = s_[i_];
+        if (c == '[' || c == '{') return parseDisplay(item, depth);
         if (c == '(') {
             ++i_;
             skip(depth + 1);
@@ -125,7 +206,8 @@ private:
                 return true;
             }
             if (word == "None") return true;  // a constant, but not a str or bool
-            return false;                     // names are not literals
+            item.kind = Item::Name;           // valid syntax, but literal_eval rejects it
+            return true;
         }
         if (c == '\'' || c == '"') return parseStrings(item, depth);
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
@@ -242,6 +324,9 @@ private:
 
 }  // namespace
 
-std::optional<GraphKey> parseGraphKey(std::string_view text) { return Parser(text).parse(); }
+std::optional<GraphKey> parseGraphKey(std::string_view text, GraphKeyParse* outcome) {
+    GraphKeyParse ignored;
+    return Parser(text).parse(outcome ? *outcome : ignored);
+}
 
 }  // namespace stackline

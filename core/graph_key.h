@@ -15,6 +15,11 @@ struct GraphKey {
     bool backward = false;
 };
 
-std::optional<GraphKey> parseGraphKey(std::string_view text);
+// literal_eval's outcome: a (str, bool) key, any other value or a caught error (SyntaxError,
+// ValueError: the key is ignored), or an error the reference does not catch (TypeError from an
+// unhashable set element or dict key, as in "{[]: 1}").
+enum class GraphKeyParse { Key, NotAKey, Raises };
+
+std::optional<GraphKey> parseGraphKey(std::string_view text, GraphKeyParse* outcome = nullptr);
 
 }  // namespace stackline

@@ -75,6 +75,9 @@ KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {
                     g.prefixed.emplace(key.substr(0, colon), index);  // first key wins
             }
         }
+        GraphKeyParse outcome;
+        parseGraphKey(it.key(), &outcome);
+        if (outcome == GraphKeyParse::Raises && truthy(it.value())) k.raisingKeys_.push_back(it.key());
         k.byKey_.emplace(it.key(), k.graphs_.size());
         k.keyOrder_.push_back(it.key());
         k.graphs_.push_back(std::move(g));

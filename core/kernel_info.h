@@ -43,8 +43,10 @@ public:
     const OrderedJson* stackForKernel(const std::string& graphKey, std::string_view kernel) const;
     // _single_stack_for_graph
     const OrderedJson* singleStack(const std::string& graphKey) const;
-    // _backward_graph_keys
+    // _backward_graph_keys. Graph keys on which the reference's literal_eval raises (rather than
+    // failing quietly) are skipped and listed in raisingKeys.
     const std::vector<std::string>& backwardKeys(const std::string& compileName) const;
+    const std::vector<std::string>& raisingKeys() const { return raisingKeys_; }
 
     // For the details panel: the info stored for a kernel under a graph (exact or name:handle).
     const OrderedJson* kernelEntry(const std::string& graphKey, std::string_view kernel) const;
@@ -68,6 +70,7 @@ private:
     std::unordered_map<std::string, std::size_t> byKey_;
     std::vector<Graph> graphs_;
     mutable std::unordered_map<std::string, std::vector<std::string>> backwardCache_;
+    std::vector<std::string> raisingKeys_;
 };
 
 // _stack_from_kernel_info: a dict gives its "stack_traces", anything else is the stack itself.

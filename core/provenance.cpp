@@ -279,7 +279,13 @@ private:
     void buildFlowMapping() {
         if (!anyFlow_) return;
         std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (src, dst) keys, insertion order
-        std::unordered_map<int64_t, uint32_t> pairOf;
+        // Flow ids are Python ints: keyed exactly, beyond int64 too.
+        struct Hash {
+            std::size_t operator()(__int128 v) const {
+                return std::hash<uint64_t>()(uint64_t(v) ^ uint64_t(v >> 64) * 0x9E3779B97F4A7C15ull);
+            }
+        };
+        std::unordered_map<__int128, uint32_t, Hash> pairOf;
         uint32_t prev = kNone;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isFlow_[row]) {
@@ -295,7 +301,8 @@ private:
                 } else if (k.flowId == FlowIdStatus::Invalid) {
                     error(row, "bad_flow", eventLabel(row) + " has a flow \"id\" that int() rejects");
                 } else {
-                    auto [it, inserted] = pairOf.try_emplace(t_.flowId[row], uint32_t(pairs.size()));
+                    __int128 id = k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
+                    auto [it, inserted] = pairOf.try_emplace(id, uint32_t(pairs.size()));
                     if (inserted) pairs.push_back({kNone, kNone});
                     (ph == 's' ? pairs[it->second].first : pairs[it->second].second) = key(prev);
                 }
@@ -401,6 +408,13 @@ private:
         }
         std::string fwKey = pyGraphKey(name, false);
         const std::vector<std::string>& bwKeys = info_.backwardKeys(name);
+        // The reference's prefix scan raises on some keys; say so once, at the first scan.
+        if (!raisingKeysReported_ && !info_.contains(bwKeys[0]) && !info_.raisingKeys().empty()) {
+            raisingKeysReported_ = true;
+            for (const std::string& k : info_.raisingKeys())
+                error(regionRow, "bad_graph_key",
+                      "graph key " + k + " makes the reference's ast.literal_eval raise; it is ignored");
+        }
         bool known = discover_ || info_.contains(fwKey) ||
                      std::any_of(bwKeys.begin(), bwKeys.end(),
                                  [&](const std::string& k) { return info_.contains(k); });
@@ -526,6 +540,7 @@ private:
     bool discover_;
 
     bool uidMode_ = false;
+    bool raisingKeysReported_ = false;
     std::vector<uint32_t> keyOfRow_, rowOfKey_;
     std::vector<uint8_t> isFlow_, isReal_;
     bool anyFlow_ = false;

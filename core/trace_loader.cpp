@@ -209,7 +209,7 @@ private:
     }
 
     // Python's int() of the value.
-    FlowIdStatus readFlowId(int64_t& out) {
+    FlowIdStatus readFlowId(uint32_t row, int64_t& out) {
         std::optional<__int128> v;
         switch (*c.p) {
             case '"': v = pyIntFromString(decoded(c.readString())); break;
@@ -221,10 +221,14 @@ private:
             default: {
                 PyNum n = parseNumber(c.readNumber());
                 if (n.kind == PyNum::Kind::Int) v = n.i;
-                else if (std::isfinite(n.f) && std::fabs(n.f) < 9.2e18) v = __int128(std::trunc(n.f));
+                else if (std::isfinite(n.f) && std::fabs(n.f) < 1.7e38) v = __int128(std::trunc(n.f));
             }
         }
-        if (!v || *v < INT64_MIN || *v > INT64_MAX) return FlowIdStatus::Invalid;
+        if (!v) return FlowIdStatus::Invalid;
+        if (*v < INT64_MIN || *v > INT64_MAX) {
+            t.bigFlowId[row] = *v;
+            return FlowIdStatus::Big;
+        }
         out = int64_t(*v);
         return FlowIdStatus::Ok;
     }
@@ -352,7 +356,7 @@ private:
                             k.dur = kind;
                             break;
                         }
-                        case Field::Id: k.flowId = readFlowId(t.flowId.back()); break;
+                        case Field::Id: k.flowId = readFlowId(row, t.flowId.back()); break;
                         case Field::Args: readArgs(row, k, start); break;
                         case Field::Uid: {
                             uint64_t b = uint64_t(c.p - c.base());

@@ -1,0 +1,120 @@
+// The headless CLI as a user runs it: exit codes, messages naming the file, reports, no partial
+// outputs.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "test_support.h"
+
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int code;
+    QString err, out;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(STACKLINE_CLI, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError()), QString::fromUtf8(p.readAllStandardOutput())};
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+const char* kTrace =
+    "{\"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 5},"
+    "{\"ph\": \"s\", \"id\": 1, \"pid\": 1, \"tid\": 1, \"ts\": 10, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_poi_fused_add_0\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 1},"
+    "{\"ph\": \"f\", \"id\": 1, \"pid\": 0, \"tid\": 7, \"ts\": 20, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 30, \"dur\": 5},"
+    "{\"ph\": \"s\", \"id\": 2, \"pid\": 1, \"tid\": 1, \"ts\": 30, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_missing_1\", \"pid\": 0, \"tid\": 7, \"ts\": 40, \"dur\": 1},"
+    "{\"ph\": \"f\", \"id\": 2, \"pid\": 0, \"tid\": 7, \"ts\": 40, \"cat\": \"ac2g\", \"name\": \"ac2g\"}]}";
+
+const char* kInfo =
+    "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi_fused_add_0:1\": {\"stack_traces\": [\"m.py:1\"]},"
+    " \"other\": {\"stack_traces\": [\"m.py:2\"]}}}";
+
+}  // namespace
+
+class TstCli : public QObject {
+    Q_OBJECT
+private slots:
+    void annotatesAndReports() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("t.json"), kTrace);
+        writeFile(dir.filePath("k.json"), kInfo);
+        Run r = cli({"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("k.json"), "-o",
+                     dir.filePath("out.json.gz"), "--report", dir.filePath("r.json")});
+        QCOMPARE(r.code, 0);
+        json out = json::parse(stackline::TraceBytes::open(dir.filePath("out.json.gz").toStdString()).text());
+        QVERIFY(out["traceEvents"][3]["args"]["stack"] == json::parse("[\"m.py:1\"]"));
+        json report = json::parse(stackline::test::readFile(dir.filePath("r.json").toStdString()));
+        QCOMPARE(report["annotated_kernels"].get<int>(), 1);
+        QCOMPARE(report["unresolved_kernels"].size(), std::size_t(1));
+        QVERIFY(report["unresolved_kernels"][0]["name"] == json("triton_missing_1"));
+        QCOMPARE(report["unresolved_kernels"][0]["uid"].get<int>(), 7);
+        QVERIFY(report["warnings"].is_array() && report["errors"].is_array());
+    }
+    void findsKernelInfoBesideTheTrace() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("run.pt.trace.json"), kTrace);
+        writeFile(dir.filePath("run.pt.trace.kernel_info.json"), kInfo);
+        Run r = cli({"summary", dir.filePath("run.pt.trace.json"), "--json"});
+        QCOMPARE(r.code, 0);
+        json s = json::parse(r.out.toStdString());
+        QCOMPARE(s["events"].get<int>(), 9);
+        QCOMPARE(s["kernels"].get<int>(), 2);
+        QCOMPARE(s["compiled_regions"].get<int>(), 1);
+        QCOMPARE(s["annotated_kernels"].get<int>(), 1);
+        QCOMPARE(s["unresolved_kernels"].get<int>(), 1);
+    }
+    void badInputExitsWithTwoAndNamesTheFile() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("bad.json"), "{\"traceEvents\": [\n{\"name\": ");
+        writeFile(dir.filePath("k.json"), kInfo);
+        Run r = cli({"annotate", dir.filePath("bad.json"), "--kernel-info", dir.filePath("k.json"), "-o",
+                     dir.filePath("out.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(dir.filePath("bad.json") + ": line 2"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("out.json")));
+        Run missing = cli({"summary", dir.filePath("nope.json")});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains("nope.json"));
+        writeFile(dir.filePath("t.json"), kTrace);
+        writeFile(dir.filePath("list.json"), "[1, 2]");
+        Run badInfo = cli({"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("list.json"),
+                           "-o", dir.filePath("out.json")});
+        QCOMPARE(badInfo.code, 2);
+        QVERIFY(badInfo.err.contains("list.json"));
+        QCOMPARE(cli({"frobnicate", "x"}).code, 2);
+    }
+    void outputErrorsExitWithOne() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("t.json"), kTrace);
+        writeFile(dir.filePath("k.json"), kInfo);
+        QStringList base = {"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("k.json"), "-o"};
+        QCOMPARE(cli(base + QStringList{dir.filePath("missing/out.json")}).code, 1);
+        QCOMPARE(cli(base + QStringList{"/dev/full"}).code, 1);
+        Run same = cli(base + QStringList{dir.filePath("t.json")});
+        QCOMPARE(same.code, 1);
+        QVERIFY(same.err.contains("refusing to overwrite"));
+        QCOMPARE(stackline::test::readFile(dir.filePath("t.json").toStdString()), std::string(kTrace));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCli)
+#include "tst_cli.moc"

@@ -1,0 +1,77 @@
+// Golden tests: cases whose expected output and warnings come from the reference processor
+// (../shared/reference/oracle.py), committed under tests/data/. For each case the annotated trace
+// must equal the reference's (Python ==) and the unrecognized-kernel warnings must be the same, in
+// the same order. Where the reference raised, Stackline must report an error and still export.
+#include <QDir>
+#include <QTest>
+
+#include "report.h"
+#include "test_support.h"
+
+using namespace stackline;
+using namespace stackline::test;
+using nlohmann::json;
+
+namespace {
+
+std::string firstExisting(const QDir& dir, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        if (dir.exists(n)) return dir.filePath(n).toStdString();
+    return {};
+}
+
+json readJson(const std::string& path) {
+    TraceBytes bytes = TraceBytes::open(path);  // inflates .gz
+    return json::parse(bytes.text());
+}
+
+}  // namespace
+
+class TstGolden : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesTheReference_data() {
+        QTest::addColumn<QString>("dir");
+        int cases = 0;
+        for (const char* set : {"golden", "corpus"}) {
+            QDir root(QStringLiteral(STACKLINE_TEST_DATA "/") + set);
+            for (const QString& name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+                QTest::newRow(qPrintable(QString(set) + "/" + name)) << root.filePath(name);
+                ++cases;
+            }
+        }
+        QVERIFY2(cases >= 200, "the golden data set is missing or incomplete");
+    }
+    void matchesTheReference() {
+        QFETCH(QString, dir);
+        QDir d(dir);
+        std::string tracePath = firstExisting(d, {"trace.json", "trace.json.gz"});
+        QVERIFY(!tracePath.empty());
+        json result = readJson(d.filePath("result.json").toStdString());
+        json expected = readJson(firstExisting(d, {"expected.json", "expected.json.gz"}));
+
+        Trace trace = loadTrace(tracePath);
+        KernelInfo info = KernelInfo::load(d.filePath("kernel_info.json").toStdString());
+        Provenance p = runProvenance(trace, info);
+        json out = json::parse(exportToString(trace, p));
+
+        std::vector<std::string> warnings;
+        bool errors = false;
+        for (const Diagnostic& diag : p.diagnostics) {
+            if (diag.kind == "unrecognized_kernel") warnings.push_back(diag.message);
+            errors = errors || diag.severity == Diagnostic::Severity::Error;
+        }
+        if (result["status"] == "ok") {
+            QVERIFY2(out == expected, qPrintable("annotated output differs from the reference in " + dir));
+            QCOMPARE(warnings, result["warnings"].get<std::vector<std::string>>());
+            QVERIFY(json(p.annotatedCount) == result["annotated"]);
+        } else {
+            QVERIFY2(errors, qPrintable("the reference raised (" +
+                                        QString::fromStdString(result["error"].get<std::string>()) +
+                                        ") but Stackline reported no error"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstGolden)
+#include "tst_golden.moc"

@@ -1,0 +1,138 @@
+// Python number, key and repr semantics the processor depends on.
+#include <QTest>
+#include <cmath>
+
+#include "graph_key.h"
+#include "py_value.h"
+
+using namespace stackline;
+
+class TstPyValue : public QObject {
+    Q_OBJECT
+private slots:
+    void intFloatComparisonsAreExact() {
+        // 2^53 + 1 is not representable as a double: Python still orders it exactly.
+        __int128 big = (__int128(1) << 53) + 1;
+        QVERIFY(pyLess(PyNum::real(9007199254740992.0), PyNum::integer(big)));
+        QVERIFY(!pyLessEqual(PyNum::integer(big), PyNum::real(9007199254740992.0)));
+        QVERIFY(pyEqual(PyNum::integer(7), PyNum::real(7.0)));
+        QVERIFY(pyLess(PyNum::integer(7), PyNum::real(7.5)));
+        QVERIFY(pyLess(PyNum::real(6.5), PyNum::integer(7)));
+        QVERIFY(!pyLess(PyNum::real(std::nan("")), PyNum::integer(1)));
+        QVERIFY(!pyLessEqual(PyNum::integer(1), PyNum::real(std::nan(""))));
+    }
+    void additionFollowsPython() {
+        // int + int stays exact; int + float is a double sum.
+        PyNum sum = pyAdd(PyNum::integer(1712195495519689), PyNum::integer(1));
+        QCOMPARE(int64_t(sum.i), int64_t(1712195495519690));
+        QCOMPARE(sum.kind, PyNum::Kind::Int);
+        PyNum mixed = pyAdd(PyNum::real(1712195495519689.047), PyNum::integer(0));
+        QCOMPARE(mixed.kind, PyNum::Kind::Float);
+        QCOMPARE(mixed.f, 1712195495519689.0);  // the double nearest to the text
+        QCOMPARE(pyAdd(PyNum::integer(1), {PyNum::Kind::Invalid}).kind, PyNum::Kind::Invalid);
+    }
+    void keysUsePythonEquality() {
+        KeyPool k;
+        QCOMPARE(k.intKey(7), k.floatKey(7.0));
+        QVERIFY(k.intKey(7) != k.stringKey("7"));
+        QCOMPARE(k.intKey(1), k.intKey(1));
+        QVERIFY(k.floatKey(7.5) != k.intKey(7));
+        QCOMPARE(k.floatKey(std::nan("")), k.floatKey(std::nan("")));
+        QCOMPARE(k.floatKey(-0.0), k.intKey(0));
+        QCOMPARE(k.describe(k.stringKey("stream 7")), std::string("\"stream 7\""));
+        QCOMPARE(*k.asInt(k.floatKey(42.0)), int64_t(42));
+    }
+    void keyPoolsMerge() {
+        KeyPool a, b;
+        KeyId a7 = a.intKey(7);
+        KeyId bs = b.stringKey("x"), b7 = b.intKey(7);
+        auto remap = a.merge(b);
+        QCOMPARE(remap[b7], a7);
+        QCOMPARE(remap[bs], a.stringKey("x"));
+    }
+    void intOfStrings_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qlonglong>("value");
+        QTest::newRow("plain") << "42" << true << 42LL;
+        QTest::newRow("spaces") << "  -7 \n" << true << -7LL;
+        QTest::newRow("plus") << "+3" << true << 3LL;
+        QTest::newRow("underscore") << "1_000" << true << 1000LL;
+        QTest::newRow("double underscore") << "1__0" << false << 0LL;
+        QTest::newRow("trailing underscore") << "10_" << false << 0LL;
+        QTest::newRow("fraction") << "1.5" << false << 0LL;
+        QTest::newRow("empty") << "" << false << 0LL;
+        QTest::newRow("letters") << "abc" << false << 0LL;
+        QTest::newRow("arabic-indic digits") << QString::fromUtf8("\u0661\u0662") << true << 12LL;
+        QTest::newRow("leading zeros") << "007" << true << 7LL;
+    }
+    void intOfStrings() {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(qlonglong, value);
+        auto v = pyIntFromString(text.toStdString());
+        QCOMPARE(v.has_value(), ok);
+        if (ok) QCOMPARE(qlonglong(*v), value);
+    }
+    void reprMatchesPython_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("backward");
+        QTest::addColumn<QString>("key");
+        // Expected values are Python 3.11's str((name, flag)).
+        QTest::newRow("plain") << "Torch-Compiled Region: 0/0" << false
+                               << "('Torch-Compiled Region: 0/0', False)";
+        QTest::newRow("single quote") << "odd', True) name_backward_0" << true
+                                      << "(\"odd', True) name_backward_0\", True)";
+        QTest::newRow("both quotes") << "a\"b'c" << true << "('a\"b\\'c', True)";
+        QTest::newRow("escapes") << QString::fromUtf8("tab\there\\ \u00e9 \x7f") << false
+                                 << QString::fromUtf8("('tab\\there\\\\ \u00e9 \\x7f', False)");
+        QTest::newRow("non printable") << QString::fromUtf8("a\u200bb\u00a0") << false
+                                       << "('a\\u200bb\\xa0', False)";
+    }
+    void reprMatchesPython() {
+        QFETCH(QString, name);
+        QFETCH(bool, backward);
+        QFETCH(QString, key);
+        QCOMPARE(QString::fromStdString(pyGraphKey(name.toStdString(), backward)), key);
+    }
+    void graphKeysParseLikeLiteralEval_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("backward");
+        QTest::newRow("repr") << "('Torch-Compiled Region: 0/0', True)" << true
+                              << "Torch-Compiled Region: 0/0" << true;
+        QTest::newRow("double quotes") << "(\"a'b\", False)" << true << "a'b" << false;
+        QTest::newRow("escaped quote") << "('a\\'b', True)" << true << "a'b" << true;
+        QTest::newRow("concatenation") << "('Torch-Compiled Region: 0/0' '_backward_1', True)"
+                                       << true << "Torch-Compiled Region: 0/0_backward_1" << true;
+        QTest::newRow("no parentheses") << "'x', True" << true << "x" << true;
+        QTest::newRow("trailing comma") << "('x', True,)" << true << "x" << true;
+        QTest::newRow("nested parentheses") << "(('x'), (True))" << true << "x" << true;
+        QTest::newRow("whitespace") << "  (\n 'x' ,\n True )\n" << true << "x" << true;
+        QTest::newRow("raw") << "(r'a\\n', True)" << true << "a\\n" << true;
+        QTest::newRow("hex escape") << "('\\x41\\u00e9', True)" << true
+                                    << QString::fromUtf8("A\u00e9") << true;
+        QTest::newRow("int not bool") << "('x', 1)" << false << "" << false;
+        QTest::newRow("three items") << "('x', True, 1)" << false << "" << false;
+        QTest::newRow("bytes") << "(b'x', True)" << false << "" << false;
+        QTest::newRow("syntax error") << "('x', True" << false << "" << false;
+        QTest::newRow("name") << "(x, True)" << false << "" << false;
+        QTest::newRow("wrong order") << "(True, 'x')" << false << "" << false;
+        QTest::newRow("one item") << "('x',)" << false << "" << false;
+    }
+    void graphKeysParseLikeLiteralEval() {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(QString, name);
+        QFETCH(bool, backward);
+        auto key = parseGraphKey(text.toStdString());
+        QCOMPARE(key.has_value(), ok);
+        if (!ok) return;
+        QCOMPARE(QString::fromStdString(key->name), name);
+        QCOMPARE(key->backward, backward);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPyValue)
+#include "tst_py_value.moc"
