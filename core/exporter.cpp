@@ -98,8 +98,12 @@ void splice(const Trace& trace, const Provenance& p, Sink&& sink) {
 class BufferedSink {
 public:
     BufferedSink(std::size_t capacity, std::function<void(std::string&&)> flush,
-                 const ExportOptions& options, uint64_t total)
-        : capacity_(capacity), flush_(std::move(flush)), options_(options), total_(total) {
+                 const ExportOptions& options, const TraceBytes& input)
+        : capacity_(capacity),
+          flush_(std::move(flush)),
+          options_(options),
+          input_(input),
+          total_(input.text().size()) {
         buf_.reserve(capacity_);
     }
     void copy(std::string_view s) {
@@ -112,8 +116,11 @@ public:
         }
     }
     void insert(std::string_view s) { copy(s); }
+    // pos: how far the input has been consumed.
     void progress(uint64_t pos) {
         if (pos - reported_ < (16u << 20)) return;
+        // Input pages copied out (the buffer holds less than 16 MB) are no longer needed.
+        input_.release(reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_);
         reported_ = pos;
         if (options_.cancel && options_.cancel->load()) throw Cancelled{};
         if (options_.progress) options_.progress(pos, total_);
@@ -133,6 +140,7 @@ private:
     std::function<void(std::string&&)> flush_;
     std::string buf_;
     const ExportOptions& options_;
+    const TraceBytes& input_;
     uint64_t total_;
     uint64_t reported_ = 0;
 };
@@ -160,16 +168,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     AtomicFile file(outPath);
     uint64_t total = trace.text().size();
     if (!endsWith(outPath, ".gz")) {
-        uint64_t written = 0;
-        BufferedSink sink(
-            8u << 20,
-            [&](std::string&& b) {
-                file.write(b);
-                // Drop the pages of the input already copied, so memory stays flat.
-                trace.bytes.release(written > (64u << 20) ? written - (64u << 20) : 0, written);
-                written += b.size();
-            },
-            options, total);
+        BufferedSink sink(8u << 20, [&](std::string&& b) { file.write(b); }, options, trace.bytes);
         splice(trace, provenance, sink);
         sink.finish();
     } else {
@@ -192,7 +191,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                                                  return gzipMember(b, level);
                                              }));
             },
-            options, total);
+            options, trace.bytes);
         splice(trace, provenance, sink);
         sink.finish();
         if (pending.empty()) file.write(gzipMember({}, options.gzipLevel));

@@ -105,6 +105,7 @@ private:
     // own "uid" value is the key and uid_2_events maps it to the last event carrying it.
     uint32_t key(uint32_t row) const { return uidMode_ ? keyOfRow_[row] : row; }
     uint32_t rowOf(uint32_t key) const { return uidMode_ ? rowOfKey_[key] : key; }
+    uint32_t keyCount() const { return uidMode_ ? uint32_t(rowOfKey_.size()) : t_.size(); }
 
     void error(uint32_t row, std::string kind, std::string message) {
         if (discover_) return;
@@ -309,6 +310,8 @@ private:
             }
             prev = row;
         }
+        src2dst_.assign(keyCount(), kNone);
+        dst2src_.assign(keyCount(), kNone);
         for (auto [src, dst] : pairs) {
             if (src == kNone || dst == kNone) continue;
             src2dst_[src] = dst;
@@ -316,8 +319,9 @@ private:
         }
     }
 
-    // kernel_uids_by_external_id
+    // kernel_uids_by_external_id, as one array grouped by External id (file order within).
     void indexKernelsByExternalId() {
+        std::vector<std::pair<KeyId, uint32_t>> found;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || t_.catOf(row) != "kernel" || t_.kinds[row].cat != ValueKind::String)
                 continue;
@@ -332,8 +336,14 @@ private:
                 error(row, "bad_external_id", eventLabel(row) + " has a list or object as \"External id\"");
                 continue;
             }
-            kernelsByExternalId_[ext].push_back(key(row));
+            found.push_back({ext, key(row)});
         }
+        kernelStart_.assign(t_.keys.size() + 1, 0);
+        for (auto [ext, k] : found) ++kernelStart_[ext + 1];
+        for (std::size_t i = 1; i < kernelStart_.size(); ++i) kernelStart_[i] += kernelStart_[i - 1];
+        kernelKeys_.resize(found.size());
+        std::vector<uint32_t> fill(kernelStart_.begin(), kernelStart_.end() - 1);
+        for (auto [ext, k] : found) kernelKeys_[fill[ext]++] = k;
     }
 
     void sortCompiledRegions() {
@@ -352,25 +362,24 @@ private:
     // _related_compile_region: the nearest compiled event, any thread, strictly around the
     // backward region's fwdbwd source.
     uint32_t relatedRegion(uint32_t regionRow) {
-        auto it = dst2src_.find(key(regionRow));
-        if (it == dst2src_.end())
+        uint32_t src = dst2src_.empty() ? kNone : dst2src_[key(regionRow)];
+        if (src == kNone)
             throw ProcessError{"backward_without_flow",
                                eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
                                    ") is a backward region with no incoming fwdbwd flow"};
-        Interval src = interval(rowOf(it->second));
-        long idx = std::lower_bound(regionStarts_.begin(), regionStarts_.end(), src.start, pyLess) -
+        Interval source = interval(rowOf(src));
+        long idx = std::lower_bound(regionStarts_.begin(), regionStarts_.end(), source.start, pyLess) -
                    regionStarts_.begin() - 1;
         for (; idx >= 0; --idx) {
             const Interval& r = sortedRegions_[size_t(idx)];
-            if (pyLess(r.start, src.start) && pyLess(src.end, r.end)) return r.row;
+            if (pyLess(r.start, source.start) && pyLess(source.end, r.end)) return r.row;
         }
         return kNone;
     }
 
     // _kernel_events_for_op
     std::vector<uint32_t> kernelEventsFor(uint32_t opKey) {
-        auto it = src2dst_.find(opKey);
-        if (it != src2dst_.end()) return {rowOf(it->second)};
+        if (!src2dst_.empty() && src2dst_[opKey] != kNone) return {rowOf(src2dst_[opKey])};
         uint32_t opRow = rowOf(opKey);
         ValueKind args = t_.kinds[opRow].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
@@ -379,10 +388,10 @@ private:
         if (ext == kNoKey) return {};
         if (ext == kUnhashable)
             throw ProcessError{"bad_external_id", eventLabel(opRow) + " has a list or object as \"External id\""};
-        auto kt = kernelsByExternalId_.find(ext);
         std::vector<uint32_t> rows;
-        if (kt != kernelsByExternalId_.end())
-            for (uint32_t k : kt->second) rows.push_back(rowOf(k));
+        if (ext + 1 < kernelStart_.size())
+            for (uint32_t i = kernelStart_[ext]; i < kernelStart_[ext + 1]; ++i)
+                rows.push_back(rowOf(kernelKeys_[i]));
         return rows;
     }
 
@@ -451,7 +460,9 @@ private:
         if (args != ValueKind::Absent && args != ValueKind::Object)
             throw ProcessError{"bad_args", eventLabel(row) + " has \"args\" that is not an object; "
                                                              "its stack cannot be added"};
-        out_.stack[row] = out_.stacks.intern(stack.dump());
+        auto [it, inserted] = stackIds_.try_emplace(&stack, 0);
+        if (inserted) it->second = out_.stacks.intern(stack.dump());
+        out_.stack[row] = it->second;
         out_.written[row] = 1;
     }
 
@@ -547,10 +558,11 @@ private:
     std::vector<uint32_t> compiled_, extern_;
     std::vector<Group> compiledCovered_, externCovered_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> externRegionsOf_;
-    std::unordered_map<uint32_t, uint32_t> src2dst_, dst2src_;
-    std::unordered_map<KeyId, std::vector<uint32_t>> kernelsByExternalId_;
+    std::vector<uint32_t> src2dst_, dst2src_;  // by uid key; kNone where there is no flow
+    std::vector<uint32_t> kernelStart_, kernelKeys_;  // kernels by External id
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
+    std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
 };
 
 }  // namespace

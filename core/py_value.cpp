@@ -145,23 +145,28 @@ std::string pyGraphKey(std::string_view name, bool backward) {
     return "(" + pyStrRepr(name) + (backward ? ", True)" : ", False)");
 }
 
-KeyPool::KeyPool() { canon_.emplace_back(); }
+KeyPool::KeyPool() {
+    canon_.emplace_back();
+    smallValue_.push_back(0);
+}
 
 KeyId KeyPool::intern(std::string canonical) {
     auto [it, inserted] = byCanon_.try_emplace(std::move(canonical), KeyId(canon_.size()));
-    if (inserted) canon_.push_back(it->first);
+    if (inserted) {
+        canon_.push_back(it->first);
+        smallValue_.push_back(0);
+    }
     return it->second;
 }
 
 KeyId KeyPool::intKey(__int128 v) {
-    bool small = v >= INT64_MIN && v <= INT64_MAX;
-    if (small) {
-        auto it = small_.find(int64_t(v));
-        if (it != small_.end()) return it->second;
+    if (v < INT64_MIN || v > INT64_MAX) return intern("i" + int128ToString(v));
+    auto [it, inserted] = small_.try_emplace(int64_t(v), KeyId(canon_.size()));
+    if (inserted) {
+        canon_.emplace_back();
+        smallValue_.push_back(int64_t(v));
     }
-    KeyId id = intern("i" + int128ToString(v));
-    if (small) small_.emplace(int64_t(v), id);
-    return id;
+    return it->second;
 }
 
 KeyId KeyPool::floatKey(double v) {
@@ -191,6 +196,7 @@ KeyId KeyPool::existingNullKey() const {
 std::string KeyPool::describe(KeyId id) const {
     if (id == kNoKey) return "(none)";
     if (id == kUnhashable || id >= canon_.size()) return "(unhashable)";
+    if (isSmall(id)) return std::to_string(smallValue_[id]);
     const std::string& c = canon_[id];
     switch (c[0]) {
         case 'i': return c.substr(1);
@@ -207,6 +213,7 @@ std::string KeyPool::describe(KeyId id) const {
 }
 
 std::optional<int64_t> KeyPool::asInt(KeyId id) const {
+    if (isSmall(id)) return smallValue_[id];
     if (id == kNoKey || id >= canon_.size() || canon_[id][0] != 'i') return std::nullopt;
     const std::string& c = canon_[id];
     if (c.size() > 20) return std::nullopt;
@@ -214,7 +221,8 @@ std::optional<int64_t> KeyPool::asInt(KeyId id) const {
 }
 
 std::optional<std::string_view> KeyPool::asString(KeyId id) const {
-    if (id == kNoKey || id >= canon_.size() || canon_[id][0] != 's') return std::nullopt;
+    if (id == kNoKey || id >= canon_.size() || canon_[id].empty() || canon_[id][0] != 's')
+        return std::nullopt;
     return std::string_view(canon_[id]).substr(1);
 }
 
@@ -222,12 +230,8 @@ bool KeyPool::isNull(KeyId id) const { return id < canon_.size() && id != kNoKey
 
 std::vector<KeyId> KeyPool::merge(const KeyPool& other) {
     std::vector<KeyId> remap(other.canon_.size(), kNoKey);
-    for (std::size_t k = 1; k < other.canon_.size(); ++k) {
-        const std::string& c = other.canon_[k];
-        KeyId id = intern(c);
-        if (c[0] == 'i' && c.size() <= 20) small_.emplace(std::stoll(c.substr(1)), id);
-        remap[k] = id;
-    }
+    for (std::size_t k = 1; k < other.canon_.size(); ++k)
+        remap[k] = other.isSmall(KeyId(k)) ? intKey(other.smallValue_[k]) : intern(other.canon_[k]);
     return remap;
 }
 

@@ -66,9 +66,13 @@ public:
 
 private:
     KeyId intern(std::string canonical);
+    // Ints that fit int64 (most keys: tids, External ids) are stored without a string; their
+    // canonical string is empty and the value is in smallValue_.
     std::unordered_map<int64_t, KeyId> small_;
     std::unordered_map<std::string, KeyId> byCanon_;
     std::vector<std::string> canon_;  // index = id; [0] unused
+    std::vector<int64_t> smallValue_;
+    bool isSmall(KeyId id) const { return id != kNoKey && id < canon_.size() && canon_[id].empty(); }
 };
 
 }  // namespace stackline

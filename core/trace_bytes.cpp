@@ -62,6 +62,7 @@ void TraceBytes::reset() {
 
 void TraceBytes::release(uint64_t begin, uint64_t end) const {
     if (compressed_ || !data_) return;
+    end = std::min(end, size_);
     uint64_t b = roundUp(begin), e = end / kPage * kPage;
     if (e > b) ::madvise(data_ + b, e - b, MADV_DONTNEED);
 }

@@ -137,7 +137,7 @@ size_t TrackLevel::firstStartingAfter(int64_t t) const {
 std::string Process::label() const {
     if (labels.rfind("GPU", 0) == 0) return labels;
     if (gpu) return "GPU " + pid.label();
-    if (!pid.isInt) return pid.text.empty() ? std::string("(no pid)") : pid.text;
+    if (!pid.isInt) return pid.text.empty() ? std::string("(empty pid)") : pid.text;
     std::string s = labels.empty() ? std::string() : labels + " · ";
     return s + (name.empty() ? std::string("process") : name) + " (pid " + pid.label() + ")";
 }
@@ -307,7 +307,7 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         tr.gpu = procs[processOf[pt.pid]].gpu;
         auto m = threadMeta.find((uint64_t(pt.pid) << 32) | pt.tid);
         if (m != threadMeta.end() && !m->second.name.empty()) tr.name = m->second.name;
-        else if (!tr.tid.isInt) tr.name = tr.tid.text.empty() ? "(no tid)" : tr.tid.text;
+        else if (!tr.tid.isInt) tr.name = tr.tid.text.empty() ? "(empty tid)" : tr.tid.text;
         else tr.name = (tr.gpu ? "stream " : "thread ") + tr.tid.label();
         if (m != threadMeta.end() && m->second.hasSort) tr.sortIndex = m->second.sort;
         else tr.sortIndex = tr.tid.isInt ? tr.tid.value : INT64_MAX;

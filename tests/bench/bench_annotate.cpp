@@ -1,0 +1,399 @@
+// bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] [--reference ORACLE] [--gzip]
+//
+// For each size (MiB): generates a Kineto-layout trace, times `cp` of it, runs
+// `stackline-cli annotate ... --timings` and prints load/process/export times, MB/s, the ratio to
+// cp and peak RSS. On the first size <= 64 MiB it also runs the reference (oracle.py) when python3
+// and the oracle exist, and checks that both outputs are equal. Linux only (fork, wait4).
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "trace_generator.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr uint32_t kSeed = 1;
+constexpr const char* kCompareScript =
+    "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); "
+    "sys.exit(0 if a==b else 1)";
+
+struct Options {
+    std::string cli;
+    std::vector<double> sizesMb{40, 200, 1000};
+    std::string dir;
+    std::string reference;
+    bool gzip = false;
+};
+
+struct Proc {
+    double seconds = 0;
+    double peakRssMb = 0;
+    int exitCode = -1;  // 128 + signal when killed
+};
+
+// Runs argv[0] (looked up in PATH) with stdout and stderr sent to files; wall time and peak RSS
+// come from the child alone (wait4).
+Proc runProcess(const std::vector<std::string>& args, const std::string& outPath,
+                const std::string& errPath) {
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        const int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0) {
+        if (errno != EINTR) throw std::runtime_error(std::string("wait4: ") + std::strerror(errno));
+    }
+    Proc p;
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    p.peakRssMb = double(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+    p.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return p;
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Runs a command that must succeed; on failure its stderr goes into the exception.
+Proc runChecked(const std::vector<std::string>& args, const std::string& outPath,
+                const std::string& errPath) {
+    const Proc p = runProcess(args, outPath, errPath);
+    if (p.exitCode != 0) {
+        throw std::runtime_error(args[0] + " exited with " + std::to_string(p.exitCode) + ":\n" +
+                                 readFile(errPath));
+    }
+    return p;
+}
+
+bool isExecutableInPath(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
+    }
+    return false;
+}
+
+std::string findReference(const std::string& given) {
+    if (!given.empty()) return fs::exists(given) ? given : "";
+    std::vector<std::string> candidates{"../shared/reference/oracle.py"};
+#ifdef STACKLINE_BENCH_ORACLE
+    candidates.push_back(STACKLINE_BENCH_ORACLE);
+#endif
+    for (const std::string& c : candidates) {
+        if (fs::exists(c)) return c;
+    }
+    return "";
+}
+
+struct Timings {
+    double load = 0, process = 0, exportSecs = 0;
+};
+
+std::optional<Timings> parseTimings(const std::string& stderrText) {
+    const size_t at = stderrText.rfind("timings: load=");
+    Timings t;
+    if (at == std::string::npos ||
+        std::sscanf(stderrText.c_str() + at, "timings: load=%lf process=%lf export=%lf", &t.load,
+                    &t.process, &t.exportSecs) != 3) {
+        return std::nullopt;
+    }
+    return t;
+}
+
+struct CliRun {
+    Proc proc;
+    Timings timings;
+};
+
+CliRun runCli(const Options& opt, const std::string& trace, const std::string& kernelInfo,
+              const std::string& out, const std::string& errPath) {
+    const Proc p = runChecked(
+        {opt.cli, "annotate", trace, "--kernel-info", kernelInfo, "-o", out, "--timings"},
+        "/dev/null", errPath);
+    const std::string text = readFile(errPath);
+    const std::optional<Timings> t = parseTimings(text);
+    if (!t) {
+        throw std::runtime_error("no 'timings: load=... process=... export=...' line in:\n" + text);
+    }
+    return {p, *t};
+}
+
+// Best of three runs, each output deleted afterwards.
+double bestOf3(const std::vector<std::string>& args, const std::string& outPath,
+               const std::string& errPath, const std::string& createdFile) {
+    double best = 1e300;
+    for (int i = 0; i < 3; ++i) {
+        best = std::min(best, runChecked(args, outPath, errPath).seconds);
+        if (!createdFile.empty()) fs::remove(createdFile);
+    }
+    return best;
+}
+
+struct SizeResult {
+    double mb = 0;
+    double totalSecs = 0;
+    double ratioToCp = 0;
+    double rssPerInput = 0;
+};
+
+struct GzipResult {
+    double mb = 0;
+    double gzMb = 0;
+    double inflateSecs = 0;
+    double loadSecs = 0;
+    double totalSecs = 0;
+};
+
+struct ReferenceResult {
+    double mb = 0;
+    double seconds = 0;
+    double peakRssMb = 0;
+    double speedup = 0;
+    bool equal = false;
+    std::string summary;  // the oracle's stdout line
+};
+
+std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+void usage() {
+    std::fprintf(stderr,
+                 "usage: bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] "
+                 "[--reference ORACLE.py] [--gzip]\n");
+    std::exit(2);
+}
+
+Options parseOptions(int argc, char** argv) {
+    Options opt;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage();
+            return argv[++i];
+        };
+        if (arg == "--cli") {
+            opt.cli = value();
+        } else if (arg == "--sizes") {
+            opt.sizesMb.clear();
+            std::stringstream list(value());
+            for (std::string item; std::getline(list, item, ',');) {
+                char* end = nullptr;
+                const double mb = std::strtod(item.c_str(), &end);
+                if (*end != '\0' || !(mb > 0)) usage();
+                opt.sizesMb.push_back(mb);
+            }
+        } else if (arg == "--dir") {
+            opt.dir = value();
+        } else if (arg == "--reference") {
+            opt.reference = value();
+        } else if (arg == "--gzip") {
+            opt.gzip = true;
+        } else {
+            usage();
+        }
+    }
+    if (opt.cli.empty() || opt.sizesMb.empty()) usage();
+    // The CLI runs from the same working directory, but make a relative path explicit for execvp.
+    if (opt.cli.find('/') == std::string::npos && fs::exists(opt.cli)) opt.cli = "./" + opt.cli;
+    return opt;
+}
+
+const char* verdict(bool met) {
+    return met ? "met" : "MISSED";
+}
+
+// Deletes what the benchmark wrote, also when it stops on an error.
+struct Cleanup {
+    std::string dir;
+    bool ownDir = false;
+    std::vector<std::string> files;
+
+    ~Cleanup() {
+        std::error_code ignored;
+        for (const std::string& f : files) fs::remove(f, ignored);
+        if (ownDir) fs::remove_all(dir, ignored);
+    }
+};
+
+int run(const Options& opt) {
+    std::string dir = opt.dir;
+    bool ownDir = false;
+    if (dir.empty()) {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/stackline-bench-XXXXXX";
+        if (!mkdtemp(templ.data())) {
+            throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
+        }
+        dir = templ;
+        ownDir = true;
+    }
+    fs::create_directories(dir);
+    Cleanup cleanup{dir, ownDir, {}};
+
+    const std::string reference = findReference(opt.reference);
+    const bool canRunReference = !reference.empty() && isExecutableInPath("python3");
+    if (!canRunReference) {
+        std::fprintf(stderr, "reference not run: %s\n",
+                     reference.empty() ? "oracle.py not found" : "python3 not in PATH");
+    }
+
+    const std::string out = dir + "/out.json", err = dir + "/stderr.txt", copy = dir + "/copy.tmp";
+    const std::string refOut = dir + "/reference.json", refResult = dir + "/result.json",
+                      refStdout = dir + "/reference.txt";
+    cleanup.files = {out, err, copy, refOut, refResult, refStdout};
+    std::vector<SizeResult> results;
+    std::vector<GzipResult> gzipResults;
+    std::optional<ReferenceResult> ref;
+
+    std::printf("Stackline annotate benchmark: %s, files in %s\n", opt.cli.c_str(), dir.c_str());
+    std::printf("%8s %9s %8s %9s %8s %8s %8s %6s %7s %9s %9s\n", "size MB", "events", "load s",
+                "process s", "export s", "total s", "MB/s", "x cp", "cp s", "peak MB", "RSS/input");
+    std::fflush(stdout);
+
+    for (const double sizeMb : opt.sizesMb) {
+        const auto genStart = std::chrono::steady_clock::now();
+        const stackline::bench::GeneratedTrace trace =
+            stackline::bench::generateTrace(dir, uint64_t(sizeMb * kMiB), kSeed, true);
+        const double genSecs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - genStart).count();
+        cleanup.files.push_back(trace.tracePath);
+        cleanup.files.push_back(trace.kernelInfoPath);
+        const double mb = double(trace.bytes) / kMiB;
+        std::fprintf(stderr, "generated %.1f MB, %llu events in %.2f s (%.0f MB/s)\n", mb,
+                     (unsigned long long)trace.events, genSecs, mb / genSecs);
+
+        const double cpSecs =
+            bestOf3({"/bin/cp", "--reflink=never", trace.tracePath, copy}, "/dev/null", err, copy);
+        const CliRun cli = runCli(opt, trace.tracePath, trace.kernelInfoPath, out, err);
+        const double total = cli.proc.seconds;
+        const SizeResult r{mb, total, total / cpSecs, cli.proc.peakRssMb / mb};
+        results.push_back(r);
+        std::printf("%8.1f %9llu %8.3f %9.3f %8.3f %8.3f %8.1f %6.2f %7.3f %9.1f %9.2f\n", mb,
+                    (unsigned long long)trace.events, cli.timings.load, cli.timings.process,
+                    cli.timings.exportSecs, total, mb / total, r.ratioToCp, cpSecs,
+                    cli.proc.peakRssMb, r.rssPerInput);
+        std::fflush(stdout);
+
+        if (canRunReference && !ref && sizeMb <= 64) {
+            // Only here: the reference is super-linear, larger files take far too long.
+            const Proc p = runChecked({"python3", reference, trace.tracePath, trace.kernelInfoPath,
+                                       refOut, "--result", refResult},
+                                      refStdout, err);
+            const Proc cmp =
+                runProcess({"python3", "-c", kCompareScript, out, refOut}, "/dev/null", err);
+            ref = ReferenceResult{mb,
+                                  p.seconds,
+                                  p.peakRssMb,
+                                  p.seconds / total,
+                                  cmp.exitCode == 0,
+                                  trim(readFile(refStdout))};
+            for (const std::string& f : {refOut, refResult, refStdout}) fs::remove(f);
+        }
+        fs::remove(out);
+
+        if (opt.gzip) {
+            const std::string gz = trace.tracePath + ".gz";
+            cleanup.files.push_back(gz);
+            runChecked({"gzip", "-1", "-k", "-f", trace.tracePath}, "/dev/null", err);
+            GzipResult g;
+            g.mb = mb;
+            g.gzMb = double(fs::file_size(gz)) / kMiB;
+            g.inflateSecs = bestOf3({"gzip", "-dc", gz}, "/dev/null", err, "");
+            const CliRun gzCli = runCli(opt, gz, trace.kernelInfoPath, out, err);
+            g.loadSecs = gzCli.timings.load;
+            g.totalSecs = gzCli.proc.seconds;
+            gzipResults.push_back(g);
+            fs::remove(out);
+            fs::remove(gz);
+        }
+        fs::remove(trace.tracePath);  // before the next, larger one: bounded disk use
+        fs::remove(trace.kernelInfoPath);
+    }
+
+    if (!gzipResults.empty()) {
+        std::printf("\n.json.gz input (gzip -1)\n%8s %8s %10s %8s %12s %8s\n", "size MB", "gz MB",
+                    "inflate s", "load s", "load/inflate", "total s");
+        for (const GzipResult& g : gzipResults) {
+            std::printf("%8.1f %8.1f %10.3f %8.3f %12.2f %8.3f\n", g.mb, g.gzMb, g.inflateSecs,
+                        g.loadSecs, g.loadSecs / g.inflateSecs, g.totalSecs);
+        }
+    }
+    if (ref) {
+        std::printf("\nreference on %.1f MB: %.2f s, peak RSS %.1f MB (%s)\n", ref->mb,
+                    ref->seconds, ref->peakRssMb, ref->summary.c_str());
+        std::printf("stackline is %.1fx faster; outputs equal: %s\n", ref->speedup,
+                    ref->equal ? "yes" : "NO");
+    }
+
+    const SizeResult& first = results.front();
+    const SizeResult& largest = results.back();
+    std::printf("\ntargets\n");
+    if (ref) {
+        std::printf("  %.0f MB: >= 150x faster than the reference, equal output: %.1fx, %s: %s\n",
+                    ref->mb, ref->speedup, ref->equal ? "equal" : "different",
+                    verdict(ref->speedup >= 150 && ref->equal));
+    }
+    std::printf("  %.0f MB: <= 4x cp: %.2fx: %s\n", largest.mb, largest.ratioToCp,
+                verdict(largest.ratioToCp <= 4));
+    std::printf("  %.0f MB: peak RSS <= 1.0x input: %.2fx: %s\n", largest.mb, largest.rssPerInput,
+                verdict(largest.rssPerInput <= 1.0));
+    if (results.size() > 1) {
+        const double scaling = largest.totalSecs / first.totalSecs;
+        std::printf(
+            "  scaling %.0f MB / %.0f MB total time: %.1fx (target <= 30x for 1 GB / 40 "
+            "MB): %s\n",
+            largest.mb, first.mb, scaling, verdict(scaling <= 30));
+    }
+    for (const GzipResult& g : gzipResults) {
+        std::printf("  %.0f MB .json.gz: load <= 1.5x inflate: %.2fx: %s\n", g.mb,
+                    g.loadSecs / g.inflateSecs, verdict(g.loadSecs <= 1.5 * g.inflateSecs));
+    }
+    return ref && !ref->equal ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options opt = parseOptions(argc, argv);
+    try {
+        return run(opt);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_annotate: %s\n", e.what());
+        return 1;
+    }
+}
