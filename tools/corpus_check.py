@@ -7,7 +7,8 @@ usage: tools/corpus_check.py CLI ORACLE CORPUS_DIR [--keep DIR] [--max-mb N]
 The kernel information is derived from each trace: every compiled region gets forward and backward
 graphs; most GPU kernel names get an entry (some with a ":N" debug handle, some as bare lists),
 some are left out so that kernels stay unresolved, and extern names get entries too.
-With --keep, each trace's kernel information and the reference's output are written to DIR/<name>/.
+With --keep, each case is written to DIR/<name>/ for the golden tests: the trace (as it was), its
+kernel information, the reference's output (expected.json.gz) and result.json.
 """
 import argparse
 import gzip
@@ -15,6 +16,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,6 +120,10 @@ def main():
                 d = os.path.join(a.keep, os.path.basename(path).split(".json")[0])
                 os.makedirs(d, exist_ok=True)
                 os.replace(kinfo, os.path.join(d, "kernel_info.json"))
+                shutil.copyfile(path, os.path.join(d, "trace.json.gz" if path.endswith(".gz") else "trace.json"))
+                with open(ref, "rb") as fin, gzip.GzipFile(os.path.join(d, "expected.json.gz"), "wb", mtime=0) as fout:
+                    fout.write(fin.read())
+                shutil.copyfile(result, os.path.join(d, "result.json"))
     print(f"{failures} failed")
     return 1 if failures else 0
 
