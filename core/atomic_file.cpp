@@ -56,6 +56,21 @@ void AtomicFile::write(std::string_view bytes) {
     }
 }
 
+void AtomicFile::writeAt(std::string_view bytes, uint64_t offset) {
+    const char* p = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        ssize_t n = ::pwrite(fd_, p, left, off_t(offset));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw OutputError(path_ + ": write failed: " + reason());
+        }
+        p += n;
+        offset += uint64_t(n);
+        left -= std::size_t(n);
+    }
+}
+
 void AtomicFile::commit() {
     int fd = fd_;
     fd_ = -1;

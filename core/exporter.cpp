@@ -6,6 +6,7 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "json_cursor.h"
@@ -25,73 +26,98 @@ uint64_t afterLastMember(std::string_view text, uint64_t close) {
     return close;
 }
 
-// Produces the output in order as a sequence of copied ranges and inserted texts.
-template <typename Sink>
-void splice(const Trace& trace, const Provenance& p, Sink&& sink) {
+// The edits of one event, in offset order: "uid" and "stack" inserted or replaced.
+void rowEdits(const Trace& trace, const Provenance& p, uint32_t row, std::vector<Edit>& edits) {
     std::string_view text = trace.text();
     const EventTable& t = trace.events;
-    uint64_t pos = 0;
-    auto emit = [&](Edit& e) {
+    const EventTable::Kinds& k = t.kinds[row];
+    edits.clear();
+    bool uid = p.assignUids && k.event == ValueKind::Object;
+    bool stack = p.written[row] != 0;
+    if (!uid && !stack) return;
+    uint64_t end = afterLastMember(text, t.begin[row] + t.length[row] - 1);
+    std::string tail;
+    if (uid) {
+        auto existing = t.uidValue.find(row);
+        if (existing != t.uidValue.end())
+            edits.push_back({existing->second.begin, existing->second.size(), std::to_string(row)});
+        else
+            tail += (k.objectEmpty ? "\"uid\":" : ",\"uid\":") + std::to_string(row);
+    }
+    if (stack) {
+        const std::string& json = p.stacks.json(p.stack[row]);
+        auto existing = t.stackValue.find(row);
+        if (existing != t.stackValue.end()) {
+            edits.push_back({existing->second.begin, existing->second.size(), json});
+        } else if (k.args == ValueKind::Object) {
+            Span a = t.argsSpan(row);
+            edits.push_back({afterLastMember(text, a.end - 1), 0,
+                             (k.argsEmpty ? "\"stack\":" : ",\"stack\":") + json});
+        } else {
+            bool first = k.objectEmpty && tail.empty();
+            tail += (first ? "\"args\":{\"stack\":" : ",\"args\":{\"stack\":") + json + "}";
+        }
+    }
+    if (!tail.empty()) edits.push_back({end, 0, std::move(tail)});
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
+}
+
+// The single top-level edit: "uid_assigned": true.
+std::optional<Edit> topEdit(const Trace& trace, const Provenance& p) {
+    if (!p.assignUids) return std::nullopt;
+    if (trace.info.uidAssignedPresent)
+        return Edit{trace.info.uidAssignedValue.begin, trace.info.uidAssignedValue.size(), "true"};
+    return Edit{afterLastMember(trace.text(), trace.info.topClose), 0,
+                trace.info.topEmpty ? "\"uid_assigned\":true" : ",\"uid_assigned\":true"};
+}
+
+// A part of the output: events [rowBegin, rowEnd) and input bytes [begin, end).
+struct Part {
+    uint32_t rowBegin, rowEnd;
+    uint64_t begin, end;
+};
+
+// Writes one part of the output in order, as copied ranges and inserted texts.
+template <typename Sink>
+void splice(const Trace& trace, const Provenance& p, const Part& part, Sink&& sink) {
+    std::string_view text = trace.text();
+    uint64_t pos = part.begin;
+    auto emit = [&](const Edit& e) {
         sink.copy(text.substr(pos, e.offset - pos));
         sink.insert(e.text);
         pos = e.offset + e.remove;
     };
-
-    // The single top-level edit, merged in where its offset falls.
-    std::optional<Edit> top;
-    if (p.assignUids) {
-        if (trace.info.uidAssignedPresent)
-            top = Edit{trace.info.uidAssignedValue.begin, trace.info.uidAssignedValue.size(), "true"};
-        else
-            top = Edit{afterLastMember(text, trace.info.topClose), 0,
-                       trace.info.topEmpty ? "\"uid_assigned\":true" : ",\"uid_assigned\":true"};
-    }
-
+    std::optional<Edit> top = topEdit(trace, p);
+    if (top && (top->offset < part.begin || top->offset >= part.end)) top.reset();
     std::vector<Edit> edits;
-    for (uint32_t row = 0, n = t.size(); p.applied && row < n; ++row) {
-        const EventTable::Kinds& k = t.kinds[row];
-        bool uid = p.assignUids && k.event == ValueKind::Object;
-        bool stack = p.written[row] != 0;
-        if (!uid && !stack) continue;
-        edits.clear();
-        uint64_t close = t.begin[row] + t.length[row] - 1;
-        uint64_t end = afterLastMember(text, close);
-        std::string tail;
-        if (uid) {
-            auto existing = t.uidValue.find(row);
-            if (existing != t.uidValue.end())
-                edits.push_back({existing->second.begin, existing->second.size(), std::to_string(row)});
-            else
-                tail += (k.objectEmpty ? "\"uid\":" : ",\"uid\":") + std::to_string(row);
-        }
-        if (stack) {
-            const std::string& json = p.stacks.json(p.stack[row]);
-            auto existing = t.stackValue.find(row);
-            if (existing != t.stackValue.end()) {
-                edits.push_back({existing->second.begin, existing->second.size(), json});
-            } else if (k.args == ValueKind::Object) {
-                Span a = t.argsSpan(row);
-                edits.push_back({afterLastMember(text, a.end - 1), 0,
-                                 (k.argsEmpty ? "\"stack\":" : ",\"stack\":") + json});
-            } else {
-                bool first = k.objectEmpty && tail.empty();
-                tail += (first ? "\"args\":{\"stack\":" : ",\"args\":{\"stack\":") + json + "}";
-            }
-        }
-        if (!tail.empty()) edits.push_back({end, 0, std::move(tail)});
-        std::stable_sort(edits.begin(), edits.end(),
-                         [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
-        for (Edit& e : edits) {
+    for (uint32_t row = part.rowBegin; p.applied && row < part.rowEnd; ++row) {
+        rowEdits(trace, p, row, edits);
+        for (const Edit& e : edits) {
             if (top && top->offset <= e.offset) {
                 emit(*top);
                 top.reset();
             }
             emit(e);
         }
-        sink.progress(pos);
+        if (!edits.empty()) sink.progress(pos);
     }
     if (top) emit(*top);
-    sink.copy(text.substr(pos));
+    sink.copy(text.substr(pos, part.end - pos));
+}
+
+// Output bytes of a part, without producing them.
+uint64_t outputSize(const Trace& trace, const Provenance& p, const Part& part) {
+    uint64_t size = part.end - part.begin;
+    std::optional<Edit> top = topEdit(trace, p);
+    if (top && top->offset >= part.begin && top->offset < part.end)
+        size += top->text.size() - top->remove;
+    std::vector<Edit> edits;
+    for (uint32_t row = part.rowBegin; p.applied && row < part.rowEnd; ++row) {
+        rowEdits(trace, p, row, edits);
+        for (const Edit& e : edits) size += e.text.size() - e.remove;
+    }
+    return size;
 }
 
 // Collects output into fixed-size buffers and hands each full one to a consumer.
@@ -168,9 +194,38 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     AtomicFile file(outPath);
     uint64_t total = trace.text().size();
     if (!endsWith(outPath, ".gz")) {
-        BufferedSink sink(8u << 20, [&](std::string&& b) { file.write(b); }, options, trace.bytes);
-        splice(trace, provenance, sink);
-        sink.finish();
+        // Two halves written at once: the second starts where the first's output ends, which
+        // is known from the edits before it.
+        const EventTable& t = trace.events;
+        unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+        std::vector<Part> parts;
+        if (threads > 1 && total > (16u << 20) && t.size() > 2 && file.seekable()) {
+            uint32_t mid = t.size() / 2;
+            parts = {{0, mid, 0, t.begin[mid]}, {mid, t.size(), t.begin[mid], total}};
+        } else {
+            parts = {{0, t.size(), 0, total}};
+        }
+        std::vector<uint64_t> at(parts.size(), 0);
+        for (std::size_t i = 1; i < parts.size(); ++i)
+            at[i] = at[i - 1] + outputSize(trace, provenance, parts[i - 1]);
+        std::vector<std::future<void>> running;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            running.push_back(std::async(std::launch::async, [&, i] {
+                uint64_t offset = at[i];
+                BufferedSink sink(
+                    8u << 20,
+                    [&](std::string&& b) {
+                        if (parts.size() == 1) file.write(b);  // also pipes and devices
+                        else file.writeAt(b, offset);
+                        offset += b.size();
+                    },
+                    options, trace.bytes);
+                splice(trace, provenance, parts[i], sink);
+                sink.finish();
+                if (i + 1 < parts.size() && offset != at[i + 1])
+                    throw OutputError(outPath + ": internal error: export parts do not meet");
+            }));
+        for (auto& r : running) r.get();
     } else {
         // Independent gzip members compressed on all cores, written in order.
         unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
@@ -192,7 +247,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                                              }));
             },
             options, trace.bytes);
-        splice(trace, provenance, sink);
+        splice(trace, provenance, {0, trace.events.size(), 0, total}, sink);
         sink.finish();
         if (pending.empty()) file.write(gzipMember({}, options.gzipLevel));
         drain(0);
@@ -209,7 +264,7 @@ std::string exportToString(const Trace& trace, const Provenance& provenance) {
         void insert(std::string_view s) { out.append(s); }
         void progress(uint64_t) {}
     } sink{out};
-    splice(trace, provenance, sink);
+    splice(trace, provenance, {0, trace.events.size(), 0, trace.text().size()}, sink);
     return out;
 }
 

@@ -72,6 +72,23 @@ std::string unescape(std::string_view raw) {
 
 void Cursor::fail(const std::string& what) const { throw SyntaxError(offset(), what); }
 
+void Cursor::checkEscapes(std::string_view raw) const {
+    // raw cannot end in an unpaired backslash: readString's closing quote would be escaped.
+    for (std::size_t i = 0; i + 1 < raw.size(); ++i) {
+        if (raw[i] != '\\') continue;
+        char32_t cp;
+        switch (raw[i + 1]) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': break;
+            case 'u':
+                if (!readHex4(raw, i + 2, cp))
+                    throw SyntaxError(uint64_t(raw.data() + i - base_), "invalid \\uXXXX escape");
+                break;
+            default: throw SyntaxError(uint64_t(raw.data() + i - base_), "invalid \\escape");
+        }
+        ++i;
+    }
+}
+
 void Cursor::skipLiteral(const char* word, std::size_t len) {
     if (size_t(end_ - p) < len || std::memcmp(p, word, len) != 0) fail("invalid literal");
     p += len;

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "json_depth.h"
 #include "py_value.h"
+#include "torch_trace_log.h"
 #include "trace_bytes.h"
 
 namespace stackline {
@@ -37,20 +39,107 @@ bool truthy(const OrderedJson& v) {
 
 }  // namespace
 
+bool KernelInfo::isKernelOnly(const OrderedJson& j) {
+    if (!j.is_object() || j.empty()) return false;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        std::size_t first = key.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && key[first] == '(') return false;
+        GraphKeyParse outcome;
+        parseGraphKey(key, &outcome);
+        if (outcome == GraphKeyParse::Key) return false;
+        const OrderedJson& v = it.value();
+        if (!v.is_object() ||
+            !(v.contains("stack_traces") || v.contains("post_grad_nodes") || v.contains("pre_grad_nodes")))
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+KernelInfo fromRebuilt(RebuiltKernelInfo r, const std::string& name) {
+    return KernelInfo::fromParts(std::move(r.registry), std::move(r.kernelOnly), name, std::move(r.notes));
+}
+
+}  // namespace
+
 KernelInfo KernelInfo::load(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return fromRebuilt(readTorchTraceFolder(path), path);
     TraceBytes bytes = TraceBytes::open(path);  // also inflates .gz
+    if (isStackTraceArtifactFile(path) && !looksLikeStructuredLog(bytes.text()))
+        return fromRebuilt(readStackTraceArtifactFile(bytes.text(), path), path);
     return parse(bytes.text(), path);
 }
 
 KernelInfo KernelInfo::parse(std::string_view text, const std::string& name) {
+    if (looksLikeStructuredLog(text)) return fromRebuilt(readTorchTraceLog(text, name), name);
+    if (std::optional<uint64_t> at = json::tooDeep(text))
+        throw InputError(name + ": byte " + std::to_string(*at) +
+                         ": kernel information nested deeper than " +
+                         std::to_string(json::kMaxDomDepth) + " levels");
     OrderedJson j;
     try {
         j = OrderedJson::parse(text.begin(), text.end());
     } catch (const OrderedJson::parse_error& e) {
         throw InputError(name + ": byte " + std::to_string(e.byte) +
-                         ": not valid JSON kernel information (" + e.what() + ")");
+                         ": not valid JSON kernel information (" + e.what() +
+                         "), nor a TORCH_TRACE log (its first line is not a glog record)");
+    } catch (const OrderedJson::exception& e) {
+        // out_of_range.406, a number beyond double ("1e400"): nlohmann names the number, not where.
+        std::string what = e.what();
+        std::size_t q = what.find('\''), r = what.rfind('\'');
+        std::size_t at = q < r ? text.find(what.substr(q + 1, r - q - 1)) : std::string_view::npos;
+        throw InputError(name + (at == std::string_view::npos ? "" : ": byte " + std::to_string(at)) +
+                         ": not valid JSON kernel information (" + what + ")");
     }
+    if (isKernelOnly(j))
+        return fromParts(OrderedJson::object(), std::move(j), name,
+                         {name + ": kernel information keyed by kernel only (AOTInductor's "
+                                 "kernel_information.json, no graph keys): it is applied to every "
+                                 "compiled region of the trace, as its forward graph."});
     return fromJson(std::move(j), name);
+}
+
+KernelInfo::Graph KernelInfo::makeGraph(const OrderedJson& value) {
+    Graph g;
+    g.value = &value;
+    g.isObject = value.is_object();
+    if (g.isObject) {
+        std::size_t index = 0;
+        for (auto kt = value.begin(); kt != value.end(); ++kt, ++index) {
+            const std::string& key = kt.key();
+            g.exact.emplace(key, index);
+            g.values.push_back(&kt.value());
+            for (std::size_t colon = key.find(':'); colon != std::string::npos;
+                 colon = key.find(':', colon + 1))
+                g.prefixed.emplace(key.substr(0, colon), index);  // first key wins
+        }
+    }
+    return g;
+}
+
+bool KernelInfo::coveredByEveryRegion(const std::string& key) const {
+    if (!everyRegion_) return false;
+    auto it = forwardKeys_.find(key);
+    if (it == forwardKeys_.end()) {
+        std::optional<GraphKey> parsed = parseGraphKey(key);
+        it = forwardKeys_.emplace(key, parsed && !parsed->backward).first;
+    }
+    return it->second;
+}
+
+KernelInfo KernelInfo::fromParts(OrderedJson registry, OrderedJson kernelOnly, const std::string& name,
+                                 std::vector<std::string> notes) {
+    KernelInfo k = fromJson(std::move(registry), name);
+    if (!kernelOnly.is_null()) {
+        k.kernelOnly_ = std::make_shared<OrderedJson>(std::move(kernelOnly));
+        k.everyRegion_ = makeGraph(*k.kernelOnly_);
+    }
+    k.notes_ = std::move(notes);
+    return k;
 }
 
 KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {
@@ -61,20 +150,7 @@ KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {
     k.source_ = name;
     k.registry_ = std::make_shared<OrderedJson>(std::move(registry));
     for (auto it = k.registry_->begin(); it != k.registry_->end(); ++it) {
-        Graph g;
-        g.value = &it.value();
-        g.isObject = it.value().is_object();
-        if (g.isObject) {
-            std::size_t index = 0;
-            for (auto kt = it.value().begin(); kt != it.value().end(); ++kt, ++index) {
-                const std::string& key = kt.key();
-                g.exact.emplace(key, index);
-                g.values.push_back(&kt.value());
-                for (std::size_t colon = key.find(':'); colon != std::string::npos;
-                     colon = key.find(':', colon + 1))
-                    g.prefixed.emplace(key.substr(0, colon), index);  // first key wins
-            }
-        }
+        Graph g = makeGraph(it.value());
         GraphKeyParse outcome;
         parseGraphKey(it.key(), &outcome);
         if (outcome == GraphKeyParse::Raises && truthy(it.value())) k.raisingKeys_.push_back(it.key());
@@ -85,9 +161,14 @@ KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {
     return k;
 }
 
+const OrderedJson& KernelInfo::registryJson() const {
+    static const OrderedJson empty = OrderedJson::object();
+    return registry_ ? *registry_ : empty;
+}
+
 const KernelInfo::Graph* KernelInfo::graph(const std::string& key) const {
     auto it = byKey_.find(key);
-    if (it == byKey_.end()) return nullptr;
+    if (it == byKey_.end()) return coveredByEveryRegion(key) ? &*everyRegion_ : nullptr;
     const Graph& g = graphs_[it->second];
     if (!g.isObject)
         throw RegistryError("kernel information for graph " + key + " is not an object");

@@ -26,16 +26,38 @@ struct RegistryError : std::runtime_error {
 class KernelInfo {
 public:
     KernelInfo() = default;
+    // Reads any of the forms PyTorch leaves on disk (see kernel-info sources in the README):
+    //   a folder: a tlparse output folder or a TORCH_TRACE folder (torch_trace_log.h);
+    //   a TORCH_TRACE structured log (recognised by its first line, a glog record);
+    //   a tlparse artifact file inductor_provenance_tracking_kernel_stack_traces_<n>.json;
+    //   an AOTInductor kernel_information.json (keyed by kernel only, see isKernelOnly);
+    //   otherwise the registry itself (.json, or .json.gz).
     // Throws InputError naming the file and byte position.
     static KernelInfo load(const std::string& path);
+    // The same for text already read (no folders; the name only labels messages).
     static KernelInfo parse(std::string_view text, const std::string& name);
     static KernelInfo fromJson(OrderedJson registry, const std::string& name);
+    // registry: graph key -> kernels; kernelOnly: null, or kernel -> info that applies to every
+    // compiled region whose forward key the registry does not hold.
+    static KernelInfo fromParts(OrderedJson registry, OrderedJson kernelOnly, const std::string& name,
+                                std::vector<std::string> notes);
+
+    // An AOTInductor kernel_information.json: a non-empty object none of whose keys is a graph
+    // key (nor starts with '('), each value an object with stack_traces, post_grad_nodes or
+    // pre_grad_nodes.
+    static bool isKernelOnly(const OrderedJson& j);
 
     const std::string& source() const { return source_; }
+    // What loading had to decide or could not use (reported as kernel_info_source warnings).
+    const std::vector<std::string>& notes() const { return notes_; }
     // `not compile_linenos`: the reference returns the trace untouched.
-    bool empty() const { return graphs_.empty(); }
+    bool empty() const { return graphs_.empty() && !everyRegion_; }
     std::size_t graphCount() const { return graphs_.size(); }
-    bool contains(const std::string& graphKey) const { return byKey_.count(graphKey) != 0; }
+    // Kernel information keyed by kernel only, applied to every compiled region.
+    bool appliesToEveryRegion() const { return everyRegion_.has_value(); }
+    bool contains(const std::string& graphKey) const {
+        return byKey_.count(graphKey) != 0 || coveredByEveryRegion(graphKey);
+    }
 
     // _has_kernel_info
     bool hasKernelInfo(const std::string& graphKey, std::string_view kernel) const;
@@ -51,6 +73,10 @@ public:
     // For the details panel: the info stored for a kernel under a graph (exact or name:handle).
     const OrderedJson* kernelEntry(const std::string& graphKey, std::string_view kernel) const;
     const std::vector<std::string>& graphKeys() const { return keyOrder_; }
+    // The JSON behind it: the registry (an empty object for a default KernelInfo), and the
+    // kernel-only part (nullptr when there is none).
+    const OrderedJson& registryJson() const;
+    const OrderedJson* kernelOnlyJson() const { return kernelOnly_.get(); }
 
 private:
     struct Graph {
@@ -63,9 +89,15 @@ private:
         std::optional<const OrderedJson*> single;
     };
     const Graph* graph(const std::string& key) const;  // nullptr when absent; throws if not an object
+    static Graph makeGraph(const OrderedJson& value);
+    // The kernel-only part answers for forward keys, ('<name>', False), the registry lacks.
+    bool coveredByEveryRegion(const std::string& key) const;
 
     std::string source_;
-    std::shared_ptr<OrderedJson> registry_;
+    std::vector<std::string> notes_;
+    std::shared_ptr<OrderedJson> registry_, kernelOnly_;
+    std::optional<Graph> everyRegion_;  // from kernelOnly_
+    mutable std::unordered_map<std::string, bool> forwardKeys_;
     std::vector<std::string> keyOrder_;
     std::unordered_map<std::string, std::size_t> byKey_;
     std::vector<Graph> graphs_;

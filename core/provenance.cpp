@@ -150,7 +150,31 @@ private:
     }
 
     // The loop of add_to_chrome_trace that sorts events into flow, real, compiled and extern.
+    // What the partition asks of a name or category, computed once per distinct string.
+    enum : uint8_t { kFlowName = 1, kRegionName = 2, kExternName = 4, kCpuOp = 8, kPythonFunction = 16, kKernel = 32 };
+    void classifyStrings() {
+        stringFlags_.resize(t_.strings.size());
+        for (uint32_t id = 0; id < t_.strings.size(); ++id) {
+            std::string_view s = t_.strings.at(id);
+            stringFlags_[id] = uint8_t((isFlowName(s) ? kFlowName : 0) |
+                                       (s == "CompiledFunctionBackward" ||
+                                                s.find("Torch-Compiled Region") != std::string_view::npos
+                                            ? kRegionName
+                                            : 0) |
+                                       (s.find("extern_kernels") != std::string_view::npos ? kExternName : 0) |
+                                       (s == "cpu_op" ? kCpuOp : 0) | (s == "python_function" ? kPythonFunction : 0) |
+                                       (s == "kernel" ? kKernel : 0));
+        }
+    }
+    uint8_t nameFlags(uint32_t row) const {
+        return t_.kinds[row].name == ValueKind::String ? stringFlags_[t_.name[row]] : 0;
+    }
+    uint8_t catFlags(uint32_t row) const {
+        return t_.kinds[row].cat == ValueKind::String ? stringFlags_[t_.cat[row]] : 0;
+    }
+
     void partition() {
+        classifyStrings();
         uint32_t n = t_.size();
         isFlow_.assign(n, 0);
         isReal_.assign(n, 0);
@@ -163,8 +187,8 @@ private:
                 continue;
             }
             bool container = k.name == ValueKind::Array || k.name == ValueKind::Object;
-            std::string_view name = t_.nameOf(row), cat = t_.catOf(row);
-            bool flow = k.name == ValueKind::String && isFlowName(name);
+            uint8_t name = nameFlags(row), cat = catFlags(row);
+            bool flow = name & kFlowName;
             if (!flow && !container && (k.cat == ValueKind::Array || k.cat == ValueKind::Object)) {
                 error(row, "malformed_event", eventLabel(row) + " has a list or object as \"cat\"");
                 continue;
@@ -173,14 +197,14 @@ private:
                 error(row, "malformed_event", eventLabel(row) + " has a list or object as \"name\"");
                 continue;
             }
-            flow = flow || (k.cat == ValueKind::String && isFlowName(cat));
+            flow = flow || (cat & kFlowName);
             if (flow) {
                 isFlow_[row] = 1;
                 anyFlow_ = true;
                 continue;
             }
             bool nameIsString = k.name == ValueKind::String || k.name == ValueKind::Absent;
-            if (k.cat == ValueKind::String && cat == "cpu_op" && !nameIsString) {
+            if ((cat & kCpuOp) && !nameIsString) {
                 error(row, "malformed_event", eventLabel(row) + " is a cpu_op whose name is not a string");
                 continue;
             }
@@ -189,13 +213,8 @@ private:
                 continue;
             }
             isReal_[row] = 1;
-            if (k.cat != ValueKind::String) continue;
-            if (cat == "cpu_op" && (name == "CompiledFunctionBackward" ||
-                                    name.find("Torch-Compiled Region") != std::string_view::npos))
-                compiled_.push_back(row);
-            if (!name.empty() && name.find("extern_kernels") != std::string_view::npos &&
-                (cat == "cpu_op" || cat == "python_function"))
-                extern_.push_back(row);
+            if ((cat & kCpuOp) && (name & kRegionName)) compiled_.push_back(row);
+            if ((name & kExternName) && (cat & (kCpuOp | kPythonFunction))) extern_.push_back(row);
         }
     }
 
@@ -241,11 +260,12 @@ private:
             auto& starts = startsByTid[tid];
             for (const Interval& i : items) starts.push_back(i.start);
         }
+        std::vector<uint8_t> covered(t_.strings.size());
+        for (uint32_t id = 0; id < covered.size(); ++id) covered[id] = coveredCategory(t_.strings.at(id));
         std::unordered_map<uint32_t, uint32_t> groupOf;
         std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
-            if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String ||
-                !coveredCategory(t_.catOf(row)))
+            if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String || !covered[t_.cat[row]])
                 continue;
             try {
                 if (t_.kinds[row].callFrom == CallFrom::Yes) continue;
@@ -323,8 +343,7 @@ private:
     void indexKernelsByExternalId() {
         std::vector<std::pair<KeyId, uint32_t>> found;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
-            if (!isReal_[row] || t_.catOf(row) != "kernel" || t_.kinds[row].cat != ValueKind::String)
-                continue;
+            if (!isReal_[row] || !(catFlags(row) & kKernel)) continue;
             ValueKind args = t_.kinds[row].args;
             if (args != ValueKind::Absent && args != ValueKind::Object) {
                 error(row, "bad_args", eventLabel(row) + " (a kernel) has \"args\" that is not an object");
@@ -377,22 +396,23 @@ private:
         return kNone;
     }
 
-    // _kernel_events_for_op
-    std::vector<uint32_t> kernelEventsFor(uint32_t opKey) {
-        if (!src2dst_.empty() && src2dst_[opKey] != kNone) return {rowOf(src2dst_[opKey])};
+    // _kernel_events_for_op: calls f(row) for each kernel event of the op.
+    template <typename F>
+    void forEachKernel(uint32_t opKey, F&& f) {
+        if (!src2dst_.empty() && src2dst_[opKey] != kNone) {
+            f(rowOf(src2dst_[opKey]));
+            return;
+        }
         uint32_t opRow = rowOf(opKey);
         ValueKind args = t_.kinds[opRow].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
             throw ProcessError{"bad_args", eventLabel(opRow) + " has \"args\" that is not an object"};
         KeyId ext = t_.externalId[opRow];
-        if (ext == kNoKey) return {};
+        if (ext == kNoKey) return;
         if (ext == kUnhashable)
             throw ProcessError{"bad_external_id", eventLabel(opRow) + " has a list or object as \"External id\""};
-        std::vector<uint32_t> rows;
         if (ext + 1 < kernelStart_.size())
-            for (uint32_t i = kernelStart_[ext]; i < kernelStart_[ext + 1]; ++i)
-                rows.push_back(rowOf(kernelKeys_[i]));
-        return rows;
+            for (uint32_t i = kernelStart_[ext]; i < kernelStart_[ext + 1]; ++i) f(rowOf(kernelKeys_[i]));
     }
 
     void processRegion(const Group& group) {
@@ -434,23 +454,20 @@ private:
             return;
         }
         for (uint32_t op : group.ops) {
-            std::vector<uint32_t> kernels;
             try {
-                kernels = kernelEventsFor(op);
+                forEachKernel(op, [&](uint32_t kernel) {
+                    out_.reached[kernel] = 1;
+                    if (discover_) return;
+                    try {
+                        processKernel(kernel, op, fwKey, bwKeys, needBw);
+                    } catch (const ProcessError& e) {
+                        fail(kernel, e);
+                    } catch (const RegistryError& e) {
+                        error(kernel, "bad_kernel_info", e.what());
+                    }
+                });
             } catch (const ProcessError& e) {
                 fail(rowOf(op), e);
-                continue;
-            }
-            for (uint32_t kernel : kernels) {
-                out_.reached[kernel] = 1;
-                if (discover_) continue;
-                try {
-                    processKernel(kernel, op, fwKey, bwKeys, needBw);
-                } catch (const ProcessError& e) {
-                    fail(kernel, e);
-                } catch (const RegistryError& e) {
-                    error(kernel, "bad_kernel_info", e.what());
-                }
             }
         }
     }
@@ -563,13 +580,38 @@ private:
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
+    std::vector<uint8_t> stringFlags_;
 };
 
 }  // namespace
 
+// What loading the kernel information had to decide (KernelInfo::notes), as warnings ahead of
+// the processor's own; none for a registry file, so the reference's warnings stay as they are.
+static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo) {
+    std::vector<Diagnostic> notes;
+    for (const std::string& note : kernelInfo.notes())
+        notes.push_back({Diagnostic::Severity::Warning, "kernel_info_source", kNoRow, {}, note});
+    if (kernelInfo.appliesToEveryRegion()) {
+        const StringPool& strings = trace.events.strings;
+        bool regions = false;
+        for (uint32_t id = 0; id < strings.size() && !regions; ++id)
+            regions = strings.at(id).find("Torch-Compiled Region") != std::string_view::npos;
+        if (!regions)
+            notes.push_back({Diagnostic::Severity::Warning, "kernel_info_source", kNoRow, {},
+                             "The kernel information is keyed by kernel only and applies to the "
+                             "trace's compiled regions, but the trace has no \"Torch-Compiled "
+                             "Region\" event: no kernel can be given a stack."});
+    }
+    return notes;
+}
+
 Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo) {
     Provenance p;
     Processor(trace, kernelInfo, p).run();
+    std::vector<Diagnostic> notes = kernelInfoNotes(trace, kernelInfo);
+    if (!notes.empty())
+        p.diagnostics.insert(p.diagnostics.begin(), std::make_move_iterator(notes.begin()),
+                             std::make_move_iterator(notes.end()));
     return p;
 }
 

@@ -64,20 +64,25 @@ Summary summarize(const Trace& trace, const Provenance& p) {
         if (st == KernelStatus::Unresolved) ++s.unresolvedKernels;
     }
     s.tracks = tracks.size();
-    for (const Diagnostic& d : p.diagnostics) ++s.diagnostics[d.kind];
+    for (const Diagnostic& d : p.diagnostics) {
+        ++s.diagnostics[d.kind];
+        if (d.kind == "kernel_info_source") s.kernelInfoNotes.push_back(d.message);
+    }
     return s;
 }
 
 OrderedJson summaryJson(const Summary& s) {
     OrderedJson diag = OrderedJson::object();
     for (auto& [kind, count] : s.diagnostics) diag[kind] = count;
-    return {{"events", s.events},
-            {"tracks", s.tracks},
-            {"kernels", s.kernels},
-            {"compiled_regions", s.compiledRegions},
-            {"annotated_kernels", s.annotatedKernels},
-            {"unresolved_kernels", s.unresolvedKernels},
-            {"diagnostics", std::move(diag)}};
+    OrderedJson out = {{"events", s.events},
+                       {"tracks", s.tracks},
+                       {"kernels", s.kernels},
+                       {"compiled_regions", s.compiledRegions},
+                       {"annotated_kernels", s.annotatedKernels},
+                       {"unresolved_kernels", s.unresolvedKernels},
+                       {"diagnostics", std::move(diag)}};
+    if (!s.kernelInfoNotes.empty()) out["kernel_info_notes"] = s.kernelInfoNotes;
+    return out;
 }
 
 }  // namespace stackline

@@ -35,6 +35,9 @@ struct Cancelled {};
 
 struct LoadOptions {
     unsigned threads = 0;  // 0: one per core
+    // Bytes of traceEvents per parallel chunk at least (tests and fuzzers lower it to reach the
+    // chunk seams with small inputs).
+    uint64_t chunkBytes = uint64_t(8) << 20;
     // Called on the loading thread with bytes scanned so far and the total.
     std::function<void(uint64_t done, uint64_t total)> progress;
     const std::atomic<bool>* cancel = nullptr;

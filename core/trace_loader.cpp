@@ -64,8 +64,7 @@ double parseDouble(std::string_view t) {
     return v;
 }
 
-// Python's json: an integer literal is an int, anything with a fraction or exponent is a float.
-PyNum parseNumber(std::string_view t) {
+PyNum parseNumberSlow(std::string_view t) {
     if (t.find_first_of(".eENI") != std::string_view::npos) return PyNum::real(parseDouble(t));
     std::size_t i = t[0] == '-' ? 1 : 0;
     if (t.size() - i > 37) return PyNum::real(parseDouble(t));  // beyond int128: approximated
@@ -74,19 +73,53 @@ PyNum parseNumber(std::string_view t) {
     return PyNum::integer(t[0] == '-' ? -v : v);
 }
 
+// Python's json: an integer literal is an int, anything with a fraction or exponent is a float.
+// Decimals whose digits form an integer up to 2^53 (Kineto's "2413669096141.794") are converted
+// exactly by one correctly rounded division by a power of ten; the rest take the slow path.
+PyNum parseNumber(std::string_view t) {
+    static const double kPow10[] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
+                                    1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+    bool neg = t[0] == '-';
+    uint64_t digits = 0;
+    int count = 0, decimals = 0;
+    bool point = false;
+    for (std::size_t i = neg ? 1 : 0; i < t.size(); ++i) {
+        char c = t[i];
+        if (c == '.') {
+            point = true;
+        } else if (c >= '0' && c <= '9' && count < 18) {
+            ++count;
+            digits = digits * 10 + uint64_t(c - '0');
+            decimals += point;
+        } else {
+            return parseNumberSlow(t);  // exponent, NaN, Infinity, many digits
+        }
+    }
+    if (!point) return PyNum::integer(neg ? -__int128(digits) : __int128(digits));
+    if (digits > (uint64_t(1) << 53)) return parseNumberSlow(t);
+    double v = double(digits) / kPow10[decimals];
+    return PyNum::real(neg ? -v : v);
+}
+
 // Exact nanoseconds from the text of a microsecond value (Kineto writes 3 decimals, which a
 // double cannot hold for epoch timestamps).
+// Kept within +-kMaxNs (146 years either side of the epoch) so that the sum or difference of two
+// of them, a slice's end or a gap on the timeline, cannot overflow.
+constexpr int64_t kMaxNs = (int64_t(1) << 62) - 1;
+
 int64_t nanosFromText(std::string_view t, const PyNum& n) {
     auto clamp = [](long double v) -> int64_t {
         if (!(v == v)) return 0;
-        if (v > 9.2e18L) return INT64_MAX;
-        if (v < -9.2e18L) return INT64_MIN;
-        return int64_t(v);
+        if (v > kMaxNs) return kMaxNs;
+        if (v < -kMaxNs) return -kMaxNs;
+        return int64_t(std::llroundl(v));
     };
-    if (t.find_first_of("eENI") != std::string_view::npos)
-        return clamp(std::llround(n.f * 1000.0L));
+    if (t.find_first_of("eENI") != std::string_view::npos) return clamp(n.f * 1000.0L);
     bool neg = t[0] == '-';
     std::size_t i = neg ? 1 : 0;
+    // More integer digits than the exact arithmetic below holds: far beyond kMaxNs anyway.
+    if (std::min(t.find('.'), t.size()) - i > 20)
+        return clamp((n.kind == PyNum::Kind::Int ? (long double)n.i : (long double)n.f) * 1000.0L);
     __int128 whole = 0;
     for (; i < t.size() && t[i] != '.'; ++i) whole = whole * 10 + (t[i] - '0');
     int frac = 0, digits = 0;
@@ -100,8 +133,8 @@ int64_t nanosFromText(std::string_view t, const PyNum& n) {
     for (; digits < 3; ++digits) frac *= 10;
     __int128 ns = whole * 1000 + frac + (roundUp ? 1 : 0);
     if (neg) ns = -ns;
-    if (ns > INT64_MAX) return INT64_MAX;
-    if (ns < INT64_MIN) return INT64_MIN;
+    if (ns > kMaxNs) return kMaxNs;
+    if (ns < -kMaxNs) return -kMaxNs;
     return int64_t(ns);
 }
 
@@ -484,7 +517,7 @@ private:
         unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
         threads = std::clamp(threads, 1u, 16u);
         uint64_t remaining = uint64_t(end - c.p);
-        unsigned parts = unsigned(std::min<uint64_t>(threads, remaining / (8 << 20)));
+        unsigned parts = unsigned(std::min<uint64_t>(threads, remaining / std::max<uint64_t>(options_.chunkBytes, 1)));
 
         // Speculative chunks 1..parts-1; chunk 0 is scanned on this thread, in order.
         std::vector<std::unique_ptr<Chunk>> chunks;

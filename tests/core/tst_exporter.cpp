@@ -107,6 +107,35 @@ private slots:
         exportTrace(t, p, input, inPlace);
         QCOMPARE(readFile(input), expected);
     }
+    void largeExportsWrittenInPartsEqualTheSequentialOutput() {
+        // Over 16 MB, so the output is written as two parts at once.
+        std::string in = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
+                         "\"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, \"ts\": 0, "
+                         "\"dur\": 1e9}";
+        for (int i = 0; i < 120000; ++i) {
+            std::string ts = std::to_string(10 + 2 * i);
+            in += ",\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"triton_a\", \"tid\": 1, "
+                  "\"ts\": " + ts + ", \"dur\": 1, \"args\": {\"External id\": " + std::to_string(i) +
+                  ", \"padding\": \"" + std::string(80, 'x') + "\"}}"
+                  ",\n {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_a\", \"tid\": 7, "
+                  "\"ts\": " + ts + ", \"dur\": 1" + (i % 3 ? ", \"args\": {\"External id\": " + std::to_string(i) + "}" : std::string()) + "}";
+        }
+        in += "], \"traceName\": \"big\"}";
+        QVERIFY(in.size() > (16u << 20));
+        QTemporaryDir dir;
+        std::string input = dir.filePath("big.json").toStdString();
+        {
+            QFile f(QString::fromStdString(input));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(in.data(), qint64(in.size()));
+        }
+        Trace t = loadTrace(input);
+        Provenance p = runProvenance(t, kernelInfoFrom(kInfo));
+        QVERIFY(p.writtenCount > 50000);
+        std::string out = dir.filePath("out.json").toStdString();
+        exportTrace(t, p, out);
+        QVERIFY(readFile(out) == exportToString(t, p));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstExporter)
