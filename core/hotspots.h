@@ -1,0 +1,39 @@
+// GPU time per Python source line: which line of the model costs the most GPU time.
+//  - self time: an annotated GPU kernel's duration is split evenly among the distinct innermost
+//    frames (file, line) of its stack strings, so self times add up to the annotated GPU time;
+//  - total time: the kernel counts in full for every distinct frame anywhere in its stacks.
+// A stack string without a recognisable frame counts as one pseudo-line named by the string.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel_info.h"
+#include "provenance.h"
+#include "trace.h"
+
+namespace stackline {
+
+struct SourceLine {
+    std::string file;
+    int line = 0;
+    std::string function;
+    std::string code;
+    double selfUs = 0;
+    double totalUs = 0;
+    uint64_t launches = 0;             // kernel events whose stacks contain the line
+    std::vector<std::string> kernels;  // distinct kernel names
+    std::vector<uint32_t> rows;        // those kernel events
+};
+
+struct Hotspots {
+    std::vector<SourceLine> lines;  // by self time, largest first
+    double annotatedGpuUs = 0;
+    double unresolvedGpuUs = 0;
+};
+
+Hotspots computeHotspots(const Trace& trace, const Provenance& provenance);
+OrderedJson hotspotsJson(const Hotspots& h, std::size_t top);
+
+}  // namespace stackline
