@@ -3,6 +3,7 @@
 #include "provenance.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -109,6 +110,10 @@ private:
 
     void error(uint32_t row, std::string kind, std::string message) {
         if (discover_) return;
+        // One error per event and kind: a region is also an op of the covered categories, and a
+        // kernel is found both by External id and by flow, so one fault would be met twice.
+        // (bad_graph_key is about a key, reported at the region: one per key.)
+        if (row != kNoRow && kind != "bad_graph_key" && !reported_.emplace(row, kind).second) return;
         Diagnostic d;
         d.severity = Diagnostic::Severity::Error;
         d.kind = std::move(kind);
@@ -580,6 +585,7 @@ private:
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
+    std::set<std::pair<uint32_t, std::string>> reported_;  // (row, kind) of the errors so far
     std::vector<uint8_t> stringFlags_;
 };
 

@@ -80,6 +80,7 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
         trackOf[s.row] = trackId;
         levelOf[s.row] = uint16_t(std::min<uint32_t>(level, UINT16_MAX - 1));
     }
+    for (TrackLevel& l : track.levels) l.finish();
     track.sliceCount = uint32_t(slices.size());
     slices.clear();
     slices.shrink_to_fit();
@@ -118,16 +119,35 @@ DisplayKey displayKey(const KeyPool& keys, KeyId id) {
     return k;
 }
 
-size_t TrackLevel::firstEndingAtOrAfter(int64_t t, size_t from) const {
-    if (from >= end.size() || end[from] >= t) return from;
-    // Gallop first: painting jumps forward by a few slices far more often than across the level.
-    size_t step = 1, lo = from, hi = from + 1;
-    while (hi < end.size() && end[hi] < t) {
-        lo = hi;
+void TrackLevel::finish() {
+    blockEnd.clear();
+    for (size_t b = kBlock - 1; b < end.size() + kBlock - 1; b += kBlock)
+        blockEnd.push_back(end[std::min(b, end.size() - 1)]);
+}
+
+size_t gallopLowerBound(const std::vector<int64_t>& sorted, int64_t t, size_t from) {
+    const size_t n = sorted.size();
+    if (from >= n || sorted[from] >= t) return std::min(from, n);
+    size_t lo = from, step = 1;  // sorted[lo] < t
+    while (lo + step < n && sorted[lo + step] < t) {
+        lo += step;
         step *= 2;
-        hi = std::min(end.size(), from + step);
     }
-    return size_t(std::lower_bound(end.begin() + lo, end.begin() + hi, t) - end.begin());
+    const size_t hi = std::min(n, lo + step + 1);
+    return size_t(std::lower_bound(sorted.begin() + long(lo) + 1, sorted.begin() + long(hi), t) -
+                  sorted.begin());
+}
+
+size_t TrackLevel::firstEndingAtOrAfter(int64_t t, size_t from) const {
+    // Painting mostly hops a few slices ahead; those are on the cache lines just read.
+    const size_t n = end.size();
+    for (size_t i = from, stop = std::min(n, from + 8); i < stop; ++i)
+        if (end[i] >= t) return i;
+    if (from + 8 >= n) return n;
+    const size_t b = gallopLowerBound(blockEnd, t, (from + 8) / kBlock);
+    if (b >= blockEnd.size()) return n;
+    const size_t lo = std::max(from + 8, b * kBlock), hi = std::min(n, (b + 1) * kBlock);
+    return size_t(std::lower_bound(end.begin() + long(lo), end.begin() + long(hi), t) - end.begin());
 }
 
 size_t TrackLevel::firstStartingAfter(int64_t t) const {

@@ -39,11 +39,20 @@ struct DisplayKey {
 // The display form of a raw pid or tid key.
 DisplayKey displayKey(const KeyPool& keys, KeyId id);
 
+// The first index i >= from with sorted[i] >= t (sorted.size() if none), searching outward from
+// `from` (galloping) because the answer is usually near it.
+size_t gallopLowerBound(const std::vector<int64_t>& sorted, int64_t t, size_t from);
+
 struct TrackLevel {
+    static constexpr size_t kBlock = 64;
     std::vector<int64_t> start, end;  // ns; both sorted
     std::vector<uint32_t> row;        // event rows
+    // The last end of each block of kBlock slices: a long jump searches this small array (which
+    // stays in cache) and then one block, instead of touching cold memory all over the level.
+    std::vector<int64_t> blockEnd;
 
     size_t size() const { return row.size(); }
+    void finish();  // builds blockEnd
     // The first slice at or after index from whose end is >= t.
     size_t firstEndingAtOrAfter(int64_t t, size_t from = 0) const;
     // The first slice whose start is > t.

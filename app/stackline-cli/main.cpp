@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exporter.h"
+#include "hotspots.h"
 #include "kernel_info.h"
 #include "provenance.h"
 #include "report.h"
@@ -23,10 +24,20 @@ const char* kUsage = R"(usage:
   stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
                               [--timings] [--threads N]
   stackline-cli summary TRACE [--kernel-info KINFO] [--json]
+  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json]
+  stackline-cli kernel-info KINFO [-o OUT]
 
-TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information registry
-(JSON); without --kernel-info, TRACE's "<name>.kernel_info.json" or "kernel_info.json" beside it
-is used when present. OUT is written as gzip when it ends in .gz.
+TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information: the
+registry (JSON, as stackline_handler.py saves it), a TORCH_TRACE log (dedicated_log_torch_trace_*.log)
+or its folder, a tlparse output folder, or AOTInductor's kernel_information.json. Without
+--kernel-info, TRACE's "<name>.kernel_info.json" or "kernel_info.json" beside it is used when
+present. OUT is written as gzip when it ends in .gz.
+
+kernel-info reads KINFO in any of these forms and writes it as a registry file (to stdout without
+-o): save it as "<trace without .json>.kernel_info.json" and the trace opens with its stacks.
+
+hotspots lists GPU kernel time by Python source line: self time (each annotated kernel's time
+split among the innermost lines of its stacks) and total time (in full for every line of them).
 
 exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
 )";
@@ -35,6 +46,7 @@ struct Args {
     std::string command, trace, kernelInfo, out, report;
     bool json = false, inPlace = false, timings = false;
     unsigned threads = 0;
+    std::size_t top = 20;
 };
 
 [[noreturn]] void usageError(const std::string& message) {
@@ -66,6 +78,8 @@ Args parseArgs(int argc, char** argv) {
             a.inPlace = true;
         } else if (arg == "--timings") {
             a.timings = true;
+        } else if (arg == "--top") {
+            a.top = std::stoul(value());
         } else if (arg == "--threads") {
             a.threads = unsigned(std::stoul(value()));
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -76,7 +90,9 @@ Args parseArgs(int argc, char** argv) {
     }
     if (positional.empty()) usageError("no command given");
     a.command = positional[0];
-    if (positional.size() != 2) usageError(a.command + " takes exactly one TRACE");
+    if (positional.size() != 2)
+        usageError(a.command + (a.command == "kernel-info" ? " takes exactly one KINFO"
+                                                            : " takes exactly one TRACE"));
     a.trace = positional[1];
     return a;
 }
@@ -98,7 +114,9 @@ KernelInfo loadKernelInfo(const Args& a, bool required) {
         return {};
     }
     if (a.kernelInfo.empty()) std::cerr << "kernel information: " << path << "\n";
-    return KernelInfo::load(path);
+    KernelInfo info = KernelInfo::load(path);
+    for (const std::string& note : info.notes()) std::cerr << "kernel information: note: " << note << "\n";
+    return info;
 }
 
 int annotate(const Args& a) {
@@ -162,6 +180,59 @@ int summary(const Args& a) {
               << "unresolved kernels: " << s.unresolvedKernels << "\n"
               << "diagnostics:" << (s.diagnostics.empty() ? " none" : "") << "\n";
     for (auto& [kind, count] : s.diagnostics) std::cout << "  " << kind << ": " << count << "\n";
+    if (!s.kernelInfoNotes.empty()) {
+        std::cout << "kernel information notes:\n";
+        for (const std::string& note : s.kernelInfoNotes) std::cout << "  " << note << "\n";
+    }
+    return 0;
+}
+
+// The kernel information as a registry file. A kernel-only one (AOTInductor's form) is written as
+// it is, since no graph key can express "every compiled region".
+int kernelInfo(const Args& a) {
+    KernelInfo info = KernelInfo::load(a.trace);
+    for (const std::string& note : info.notes()) std::cerr << "kernel information: note: " << note << "\n";
+    const OrderedJson* kernelOnly = info.kernelOnlyJson();
+    const OrderedJson& out = kernelOnly && info.graphCount() == 0 ? *kernelOnly : info.registryJson();
+    if (kernelOnly && info.graphCount() != 0)
+        std::cerr << "stackline-cli: the kernels without a compile id are left out: one file holds "
+                     "either graph keys or kernels only\n";
+    std::string text = dumpJson(out, 1) + "\n";
+    if (a.out.empty()) {
+        std::cout << text;
+        return 0;
+    }
+    try {
+        AtomicFile file(a.out);
+        file.write(text);
+        file.commit();
+    } catch (const OutputError& e) {
+        std::cerr << "stackline-cli: " << e.what() << "\n";
+        return kExitOutput;
+    }
+    return 0;
+}
+
+int hotspots(const Args& a) {
+    Trace trace = loadTrace(a.trace);
+    KernelInfo info = loadKernelInfo(a, false);
+    Hotspots h = computeHotspots(trace, runProvenance(trace, info));
+    if (a.json) {
+        std::cout << dumpJson(hotspotsJson(h, a.top), 1) << "\n";
+        return 0;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "GPU time of annotated kernels: %.1f us; unresolved: %.1f us\n\n",
+                  h.annotatedGpuUs, h.unresolvedGpuUs);
+    std::cout << line << "   self us   total us  launches  kernels  source\n";
+    for (std::size_t i = 0; i < h.lines.size() && i < a.top; ++i) {
+        const SourceLine& l = h.lines[i];
+        std::snprintf(line, sizeof line, "%10.1f %10.1f %9llu %8zu  ", l.selfUs, l.totalUs,
+                      static_cast<unsigned long long>(l.launches), l.kernels.size());
+        std::cout << line << l.file << ":" << l.line << (l.function.empty() ? "" : " in " + l.function)
+                  << "\n";
+        if (!l.code.empty()) std::cout << std::string(42, ' ') << l.code << "\n";
+    }
     return 0;
 }
 
@@ -172,6 +243,8 @@ int main(int argc, char** argv) {
     try {
         if (a.command == "annotate") return annotate(a);
         if (a.command == "summary") return summary(a);
+        if (a.command == "hotspots") return hotspots(a);
+        if (a.command == "kernel-info") return kernelInfo(a);
         usageError("unknown command " + a.command);
     } catch (const InputError& e) {
         std::cerr << "stackline-cli: " << e.what() << "\n";

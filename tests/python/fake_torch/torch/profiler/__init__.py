@@ -1,0 +1,5 @@
+def kineto_available():
+    import torch
+
+    torch.CALLS.append(("kineto_available",))
+    return True
