@@ -156,14 +156,15 @@ public:
     }
 
 private:
+    // The consumer takes the buffer; when it leaves it empty-handed (moved from), a new one is
+    // reserved, otherwise the same memory is reused.
     void flushBuffer() {
-        std::string full;
-        full.reserve(capacity_);
-        full.swap(buf_);
-        flush_(std::move(full));
+        flush_(std::move(buf_));
+        buf_.clear();
+        if (buf_.capacity() < capacity_) buf_.reserve(capacity_);
     }
     std::size_t capacity_;
-    std::function<void(std::string&&)> flush_;
+    std::function<void(std::string&&)> flush_;  // takes the buffer's bytes (may move them)
     std::string buf_;
     const ExportOptions& options_;
     const TraceBytes& input_;

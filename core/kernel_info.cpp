@@ -178,18 +178,16 @@ const KernelInfo::Graph* KernelInfo::graph(const std::string& key) const {
 bool KernelInfo::hasKernelInfo(const std::string& graphKey, std::string_view kernel) const {
     const Graph* g = graph(graphKey);
     if (!g) return false;
-    std::string k(kernel);
-    return g->exact.count(k) || g->prefixed.count(k);
+    return g->exact.find(kernel) != g->exact.end() || g->prefixed.find(kernel) != g->prefixed.end();
 }
 
 const OrderedJson* KernelInfo::kernelEntry(const std::string& graphKey,
                                            std::string_view kernel) const {
     const Graph* g = graph(graphKey);
     if (!g) return nullptr;
-    std::string k(kernel);
-    auto it = g->exact.find(k);
+    auto it = g->exact.find(kernel);
     if (it != g->exact.end() && !g->values[it->second]->is_null()) return g->values[it->second];
-    auto pt = g->prefixed.find(k);
+    auto pt = g->prefixed.find(kernel);
     return pt == g->prefixed.end() ? nullptr : g->values[pt->second];
 }
 

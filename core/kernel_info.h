@@ -79,12 +79,17 @@ public:
     const OrderedJson* kernelOnlyJson() const { return kernelOnly_.get(); }
 
 private:
+    // Lookups by string_view without building a std::string per kernel event.
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
     struct Graph {
         const OrderedJson* value = nullptr;
         bool isObject = false;
         // Kernel key -> index in the object's order; and every "name" such that some key starts
         // with "name:" -> the first such key's index.
-        std::unordered_map<std::string, std::size_t> exact, prefixed;
+        std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> exact, prefixed;
         std::vector<const OrderedJson*> values;  // in key order
         std::optional<const OrderedJson*> single;
     };
