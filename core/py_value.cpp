@@ -142,7 +142,10 @@ std::string pyStrRepr(std::string_view s) {
 }
 
 std::string pyGraphKey(std::string_view name, bool backward) {
-    return "(" + pyStrRepr(name) + (backward ? ", True)" : ", False)");
+    std::string key = "(";
+    key += pyStrRepr(name);
+    key += backward ? ", True)" : ", False)";
+    return key;
 }
 
 KeyPool::KeyPool() {
@@ -160,7 +163,11 @@ KeyId KeyPool::intern(std::string canonical) {
 }
 
 KeyId KeyPool::intKey(__int128 v) {
-    if (v < INT64_MIN || v > INT64_MAX) return intern("i" + int128ToString(v));
+    if (v < INT64_MIN || v > INT64_MAX) {
+        std::string canonical = "i";
+        canonical += int128ToString(v);
+        return intern(std::move(canonical));
+    }
     auto [it, inserted] = small_.try_emplace(int64_t(v), KeyId(canon_.size()));
     if (inserted) {
         canon_.emplace_back();
@@ -200,7 +207,12 @@ std::string KeyPool::describe(KeyId id) const {
     const std::string& c = canon_[id];
     switch (c[0]) {
         case 'i': return c.substr(1);
-        case 's': return "\"" + c.substr(1) + "\"";
+        case 's': {
+            std::string quoted = "\"";
+            quoted.append(c, 1, std::string::npos);
+            quoted += '"';
+            return quoted;
+        }
         case 'n': return c == "nan" ? "NaN" : "None";
         default: {
             double v;

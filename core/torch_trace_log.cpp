@@ -80,6 +80,13 @@ std::optional<std::string_view> glogBody(std::string_view line) {
     return {};
 }
 
+// obj[key] when it is a string, else "" (value(key, std::string()) throws type_error when the
+// member is there with another type, as in a log's {"name": 5}).
+std::string stringAt(const OJ& obj, const char* key) {
+    auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::optional<OJ> parseJson(std::string_view text) {
     if (json::tooDeep(text)) return std::nullopt;  // dump() would overflow the stack
     try {
@@ -409,8 +416,8 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
         if (env.contains("chromium_event")) {
             std::optional<OJ> ev = parseJson(payloadText());
             if (!ev || !ev->is_object()) return;
-            std::string evName = ev->value("name", std::string());
-            std::string ph = ev->value("ph", std::string());
+            std::string evName = stringAt(*ev, "name");
+            std::string ph = stringAt(*ev, "ph");
             OJ args = ev->value("args", OJ::object());
             if (!args.is_object()) args = OJ::object();
             std::string evCid = cid;
@@ -449,7 +456,7 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
             if (env.contains(g)) noteGraphs(g, facts[cid]);
         auto art = env.find("artifact");
         if (art == env.end() || !art->is_object()) return;
-        std::string artName = art->value("name", std::string());
+        std::string artName = stringAt(*art, "name");
         noteGraphs(artName, facts[cid]);
         if (artName == kNodeMappings) {
             ++nodeMappings;
@@ -626,7 +633,7 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
                 auto c = args.find("compile_id");
                 auto bw = args.find("is_backward");
                 if (c == args.end() || !c->is_string() || bw == args.end() || !bw->is_boolean()) continue;
-                std::string name = ev.value("name", std::string()), ph = ev.value("ph", std::string());
+                std::string name = stringAt(ev, "name"), ph = stringAt(ev, "ph");
                 if (name == "inductor_compile" && ph == "E") compiles[*c].push_back(bw->get<bool>());
                 auto k = args.find("kernel_name");
                 if (name == "CachingAutotuner.benchmark_all_configs" && k != args.end() && k->is_string())

@@ -147,7 +147,8 @@ size_t TrackLevel::firstEndingAtOrAfter(int64_t t, size_t from) const {
     const size_t b = gallopLowerBound(blockEnd, t, (from + 8) / kBlock);
     if (b >= blockEnd.size()) return n;
     const size_t lo = std::max(from + 8, b * kBlock), hi = std::min(n, (b + 1) * kBlock);
-    return size_t(std::lower_bound(end.begin() + long(lo), end.begin() + long(hi), t) - end.begin());
+    return size_t(std::lower_bound(end.begin() + long(lo), end.begin() + long(hi), t) -
+                  end.begin());
 }
 
 size_t TrackLevel::firstStartingAfter(int64_t t) const {
@@ -306,13 +307,16 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     for (Process& pr : procs) {
         pr.gpu |= pr.labels.rfind("GPU", 0) == 0;
         if (pr.sortIndex != INT64_MIN) continue;
-        if (!pr.pid.isInt) pr.sortIndex = 536870912 + 1;
-        else pr.sortIndex = pr.gpu ? 5000000 + pr.pid.value : pr.pid.value;
+        if (!pr.pid.isInt)
+            pr.sortIndex = 536870912 + 1;
+        else
+            pr.sortIndex = pr.gpu ? 5000000 + pr.pid.value : pr.pid.value;
     }
     std::vector<uint32_t> procOrder(procs.size());
     for (uint32_t i = 0; i < procOrder.size(); ++i) procOrder[i] = i;
     std::sort(procOrder.begin(), procOrder.end(), [&](uint32_t a, uint32_t b) {
-        if (procs[a].sortIndex != procs[b].sortIndex) return procs[a].sortIndex < procs[b].sortIndex;
+        if (procs[a].sortIndex != procs[b].sortIndex)
+            return procs[a].sortIndex < procs[b].sortIndex;
         return procs[a].pid < procs[b].pid;
     });
     std::vector<uint32_t> procRank(procs.size());
@@ -326,11 +330,16 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         tr.tid = keys[pt.tid];
         tr.gpu = procs[processOf[pt.pid]].gpu;
         auto m = threadMeta.find((uint64_t(pt.pid) << 32) | pt.tid);
-        if (m != threadMeta.end() && !m->second.name.empty()) tr.name = m->second.name;
-        else if (!tr.tid.isInt) tr.name = tr.tid.text.empty() ? "(empty tid)" : tr.tid.text;
-        else tr.name = (tr.gpu ? "stream " : "thread ") + tr.tid.label();
-        if (m != threadMeta.end() && m->second.hasSort) tr.sortIndex = m->second.sort;
-        else tr.sortIndex = tr.tid.isInt ? tr.tid.value : INT64_MAX;
+        if (m != threadMeta.end() && !m->second.name.empty())
+            tr.name = m->second.name;
+        else if (!tr.tid.isInt)
+            tr.name = tr.tid.text.empty() ? "(empty tid)" : tr.tid.text;
+        else
+            tr.name = (tr.gpu ? "stream " : "thread ") + tr.tid.label();
+        if (m != threadMeta.end() && m->second.hasSort)
+            tr.sortIndex = m->second.sort;
+        else
+            tr.sortIndex = tr.tid.isInt ? tr.tid.value : INT64_MAX;
     }
     std::vector<uint32_t> order(tracks.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -345,7 +354,8 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     for (auto& [key, track] : ix.trackByKey_) track = rank[track];
 
     ix.processes_.resize(procs.size());
-    for (uint32_t i = 0; i < procOrder.size(); ++i) ix.processes_[i] = std::move(procs[procOrder[i]]);
+    for (uint32_t i = 0; i < procOrder.size(); ++i)
+        ix.processes_[i] = std::move(procs[procOrder[i]]);
     ix.tracks_.resize(tracks.size());
     std::vector<std::vector<SliceRef>> slices(tracks.size());
     std::vector<std::vector<std::pair<int64_t, uint32_t>>> instants(tracks.size());
@@ -383,17 +393,6 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
 
 bool TrackIndex::isInstant(uint32_t row) const {
     return trackOf(row) != kNoTrack && levelOf_[row] == UINT16_MAX;
-}
-
-size_t TrackIndex::indexInLevel(uint32_t row) const {
-    const uint32_t t = trackOf(row);
-    if (t == kNoTrack || isInstant(row)) return SIZE_MAX;
-    const TrackLevel& l = tracks_[t].levels[levelOf_[row]];
-    const int64_t ts = events_->tsNs[row];
-    size_t i = size_t(std::lower_bound(l.start.begin(), l.start.end(), ts) - l.start.begin());
-    for (; i < l.size() && l.start[i] == ts; ++i)
-        if (l.row[i] == row) return i;
-    return SIZE_MAX;
 }
 
 std::vector<uint32_t> TrackIndex::enclosing(uint32_t row) const {

@@ -2,7 +2,8 @@
 // each holding its X slices on display levels (nesting depth, plus extra levels for slices that
 // overlap without nesting, such as concurrent kernels on one stream) and its instant events.
 // Every level is sorted by start and free of overlaps, so its ends are sorted too: "first slice
-// ending after t" is one binary search, which is what level-of-detail painting and hit testing need.
+// ending after t" is one binary search, which is what level-of-detail painting and hit testing
+// need.
 #pragma once
 
 #include <cstdint>
@@ -94,11 +95,11 @@ public:
     const std::vector<Track>& tracks() const { return tracks_; }
 
     // The track holding an event (kNoTrack for M and flow events, or events without a valid ts).
-    uint32_t trackOf(uint32_t row) const { return row < trackOf_.size() ? trackOf_[row] : kNoTrack; }
+    uint32_t trackOf(uint32_t row) const {
+        return row < trackOf_.size() ? trackOf_[row] : kNoTrack;
+    }
     uint16_t levelOf(uint32_t row) const { return levelOf_[row]; }
     bool isInstant(uint32_t row) const;
-    // The index of a slice within its level, or SIZE_MAX when row is not a slice.
-    size_t indexInLevel(uint32_t row) const;
     // The track of events with these raw pid/tid keys (decimal string tids equal ints).
     uint32_t findTrack(KeyId pid, KeyId tid) const;
 

@@ -1,0 +1,153 @@
+// stackline: the desktop viewer.
+//   stackline [TRACE...] [--kernel-info KINFO] [--select NAME_OR_UID] [--tab TAB]
+//             [--hotspot N] [--screenshot PNG]
+// Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
+// with its recorded source folder /home/alice/proj mapped there). With several traces it opens
+// the first and starts one more stackline per other trace (a file manager's "Open" on a
+// selection: Exec=stackline %F). With --screenshot it loads the trace, selects and centres the
+// event, renders the whole window to PNG and exits (0 on success, 2 when the trace cannot be
+// loaded or the event is not found).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
+#include <memory>
+
+#include "diagnostic.h"
+#include "hotspots_panel.h"
+#include "main_window.h"
+#include "path_map.h"
+
+namespace {
+
+// The folder the example's stacks name (resources/example/README.md).
+const QString kExampleRecordedFolder = QStringLiteral("/home/alice/proj");
+
+// Copies the bundled example into dir; the trace's path, or empty on failure.
+QString extractExample(const QString& dir) {
+    const char* files[] = {"example.pt.trace.json", "example.pt.trace.kernel_info.json",
+                           "model.py"};
+    for (const char* name : files) {
+        const QString from = QStringLiteral(":/example/") + QLatin1String(name);
+        const QString to = QDir(dir).filePath(QLatin1String(name));
+        if (!QFile::copy(from, to)) return {};
+        QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                      QFile::ReadOther);
+    }
+    return QDir(dir).filePath(QStringLiteral("example.pt.trace.json"));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Stackline"));
+    QApplication::setApplicationName(QStringLiteral("stackline"));
+    QApplication::setApplicationVersion(QStringLiteral(STACKLINE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.stackline.Stackline"));
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription(
+        QStringLiteral("See which line of your PyTorch model launched each GPU kernel.\n"
+                       "Without TRACE, opens the bundled example."));
+    cli.addHelpOption();
+    cli.addVersionOption();
+    cli.addPositionalArgument(
+        QStringLiteral("TRACE"),
+        QStringLiteral("Kineto traces (.json or .json.gz) to open, one window each."),
+        QStringLiteral("[TRACE...]"));
+    const QCommandLineOption kernelInfo(
+        QStringLiteral("kernel-info"),
+        QStringLiteral("Kernel information (JSON); default: the one beside the trace."),
+        QStringLiteral("KINFO"));
+    const QCommandLineOption select(QStringLiteral("select"),
+                                    QStringLiteral("Select the first slice named NAME, or uid."),
+                                    QStringLiteral("NAME_OR_UID"));
+    const QCommandLineOption tab(
+        QStringLiteral("tab"),
+        QStringLiteral("Show this tab: kernels, unresolved, diagnostics, hotspots or source."),
+        QStringLiteral("TAB"));
+    const QCommandLineOption hotspot(
+        QStringLiteral("hotspot"),
+        QStringLiteral("Select the N-th source line (1: the top one) of the Hotspots tab."),
+        QStringLiteral("N"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window to PNG once loaded, then exit."), QStringLiteral("PNG"));
+    cli.addOptions({kernelInfo, select, tab, hotspot, screenshot});
+    cli.process(app);
+
+    const QStringList args = cli.positionalArguments();
+    const QString png = cli.value(screenshot);
+    if (args.size() > 1) {
+        for (const QCommandLineOption* o : {&kernelInfo, &select, &tab, &hotspot, &screenshot})
+            if (cli.isSet(*o)) {
+                std::fprintf(stderr, "stackline: --%s works with one TRACE only\n",
+                             qPrintable(o->names().constFirst()));
+                return 2;
+            }
+        for (qsizetype i = 1; i < args.size(); ++i)
+            if (!QProcess::startDetached(QCoreApplication::applicationFilePath(),
+                                         {QFileInfo(args[i]).absoluteFilePath()}))
+                std::fprintf(stderr, "stackline: cannot start a window for %s\n",
+                             qPrintable(args[i]));
+    }
+    QString trace = args.value(0);
+    // Without a trace: the bundled example, from a folder that lives as long as this session.
+    std::unique_ptr<QTemporaryDir> exampleDir;
+    if (trace.isEmpty()) {
+        exampleDir = std::make_unique<QTemporaryDir>(QDir::tempPath() +
+                                                     QStringLiteral("/stackline-example-XXXXXX"));
+        if (exampleDir->isValid()) trace = extractExample(exampleDir->path());
+        if (trace.isEmpty()) {
+            std::fprintf(stderr, "stackline: cannot extract the bundled example\n");
+            if (!png.isEmpty()) return 2;
+        } else {
+            addSessionPathMapping({kExampleRecordedFolder, exampleDir->path()});
+        }
+    }
+
+    MainWindow window;
+    if (!png.isEmpty()) window.resize(1600, 1000);
+    QObject::connect(&window, &MainWindow::documentLoaded, &window, [&] {
+        uint32_t row = stackline::kNoRow;
+        if (cli.isSet(select)) {
+            row = window.findEvent(cli.value(select));
+            if (row == stackline::kNoRow) {
+                std::fprintf(stderr, "stackline: no event matches \"%s\"\n",
+                             qPrintable(cli.value(select)));
+                if (!png.isEmpty()) {
+                    QCoreApplication::exit(2);
+                    return;
+                }
+            }
+            window.focusEvent(row);
+        }
+        if (cli.isSet(hotspot)) {
+            window.showTab(QStringLiteral("hotspots"));
+            window.hotspots()->selectVisualRow(cli.value(hotspot).toInt() - 1);
+        }
+        if (cli.isSet(tab) && !window.showTab(cli.value(tab)))
+            std::fprintf(stderr, "stackline: no tab named \"%s\"\n", qPrintable(cli.value(tab)));
+        if (png.isEmpty()) return;
+        // Let the layout settle before grabbing.
+        QTimer::singleShot(200, &window, [&window, png] {
+            const bool ok = window.grab().save(png);
+            if (!ok) std::fprintf(stderr, "stackline: cannot write %s\n", qPrintable(png));
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+    });
+    QObject::connect(&window, &MainWindow::loadFailed, &window, [&](const QString& message) {
+        std::fprintf(stderr, "stackline: %s\n", qPrintable(message));
+        if (!png.isEmpty()) QCoreApplication::exit(2);
+    });
+    window.show();
+    if (!trace.isEmpty())
+        window.openTrace(QFileInfo(trace).absoluteFilePath(), cli.value(kernelInfo));
+    return app.exec();
+}

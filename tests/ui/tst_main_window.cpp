@@ -1,0 +1,359 @@
+// The main window offscreen: opening a trace with its kernel information found beside it (by
+// argument, drag and drop, recent files), attaching kernel information later, cancelling a load,
+// selecting a kernel shows its stack frames, panels select events, search, a bad file keeps the
+// open trace, export writes what `stackline-cli annotate` writes, annotated traces open without
+// kernel information, and letter shortcuts do not fire while typing.
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "details_panel.h"
+#include "diagnostic.h"
+#include "kernels_panel.h"
+#include "main_window.h"
+#include "palette.h"
+#include "timeline_view.h"
+#include "unresolved_panel.h"
+#include "zoom_control.h"
+
+using namespace stackline;
+
+namespace {
+
+const QString kTrace = QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.json");
+
+uint32_t rowNamed(const Document& doc, std::string_view name, std::string_view cat) {
+    const EventTable& ev = doc.events();
+    for (uint32_t r = 0; r < ev.size(); ++r)
+        if (ev.nameOf(r) == name && ev.catOf(r) == cat) return r;
+    return UINT32_MAX;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TstMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("StacklineTests"));
+        QVERIFY(tmp_.isValid());
+    }
+
+    void init() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    }
+
+    void cleanup() { window_.reset(); }
+
+    void opensTraceAndFindsKernelInfo() {
+        QVERIFY(open(kTrace));
+        const Document* doc = window_->document();
+        QVERIFY(doc->kernelInfoFound);
+        QVERIFY(doc->kernelInfoPath.endsWith(
+            QStringLiteral("compiled_step.pt.trace.kernel_info.json")));
+        QVERIFY(window_->findChild<QLabel*>() != nullptr);
+        bool named = false;
+        for (QLabel* l : window_->findChildren<QLabel*>())
+            named |= l->text().contains(
+                QStringLiteral("kernel info: compiled_step.pt.trace.kernel_info.json"));
+        QVERIFY(named);
+        QCOMPARE(window_->unresolved()->count(), 1);
+        QCOMPARE(window_->kernels()->model()->rowCount(), 6);
+    }
+
+    void openingIsRemembered() {
+        QVERIFY(open(kTrace));
+        const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+        QVERIFY(!recent.isEmpty());
+        QCOMPARE(recent.first(), QFileInfo(kTrace).absoluteFilePath());
+    }
+
+    void droppedFilesOpen() {
+        const QString trace = copyWithoutKernelInfo(QStringLiteral("dropped.pt.trace.json"));
+        const QString kinfo =
+            QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.kernel_info.json");
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(kinfo), QUrl::fromLocalFile(trace)});
+        QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
+        // Qt routes a drop to the widget that accepted the drag's enter.
+        QDragEnterEvent enter(QPoint(300, 300), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(window_.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(300, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(window_.get(), &drop);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window_->document()->tracePath(), trace);
+        QCOMPARE(window_->document()->kernelInfoPath, kinfo);
+        QVERIFY(!window_->document()->kernelInfoFound);
+    }
+
+    void kernelInfoAttachesToTheOpenTrace() {
+        QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("plain.pt.trace.json"))));
+        const Document* before = window_->document();
+        QVERIFY(before->kernelInfoPath.isEmpty());
+        const uint32_t kernel = rowNamed(*before, "triton_poi_fused_gelu_0", "kernel");
+        QCOMPARE(before->status(kernel), KernelStatus::Unresolved);
+        QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
+        window_->attachKernelInfo(
+            QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.kernel_info.json"));
+        QVERIFY(loaded.wait(20000));
+        const Document* after = window_->document();
+        QCOMPARE(after->status(kernel), KernelStatus::Annotated);
+        QVERIFY(after->kernelInfoPath.endsWith(QStringLiteral("kernel_info.json")));
+        QCOMPARE(window_->unresolved()->count(), 1);
+    }
+
+    void loadingCanBeCancelled() {
+        QVERIFY(open(kTrace));
+        const Document* before = window_->document();
+        // Big enough that the load is still running when Cancel is pressed.
+        const QString big = tmp_.filePath(QStringLiteral("big.pt.trace.json"));
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [");
+        for (int i = 0; i < 200000; ++i)
+            f.write(QStringLiteral("%1{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%2\", "
+                                   "\"pid\": 1, \"tid\": 1, \"ts\": %3, \"dur\": 1}")
+                        .arg(i ? "," : "")
+                        .arg(i % 97)
+                        .arg(i * 2)
+                        .toUtf8());
+        f.write("]}");
+        f.close();
+        QSignalSpy cancelled(window_.get(), &MainWindow::loadCancelled);
+        window_->openTrace(big);
+        QVERIFY(window_->isBusy());
+        window_->cancelJobs();
+        QVERIFY(cancelled.wait(20000));
+        QCOMPARE(window_->document(), before);
+    }
+
+    void kernelsPanelFiltersAndSorts() {
+        QVERIFY(open(kTrace));
+        KernelsPanel* k = window_->kernels();
+        k->filter()->setText(QStringLiteral("GELU"));
+        QCOMPARE(k->proxy()->rowCount(), 2);
+        k->filter()->clear();
+        k->proxy()->sort(KernelsModel::Total, Qt::DescendingOrder);
+        QCOMPARE(k->proxy()->index(0, KernelsModel::Name).data().toString(),
+                 QStringLiteral("ncclDevKernel_AllReduce_Sum_f32"));
+        k->proxy()->sort(KernelsModel::Status, Qt::DescendingOrder);
+        QCOMPARE(k->proxy()->index(0, KernelsModel::Name).data().toString(),
+                 QStringLiteral("triton_red_fused_sum_1"));
+    }
+
+    void selectingAKernelShowsItsStack() {
+        QVERIFY(open(kTrace));
+        const Document& doc = *window_->document();
+        const uint32_t kernel = rowNamed(doc, "triton_poi_fused_gelu_0", "kernel");
+        window_->focusEvent(kernel);
+        QCOMPARE(window_->timeline()->selectedEvent(), kernel);
+        DetailsPanel* d = window_->details();
+        QCOMPARE(d->event(), kernel);
+        QCOMPARE(d->frames().size(), 2);
+        QCOMPARE(d->frames()[0].file, QStringLiteral("/home/user/train.py"));
+        QCOMPARE(d->frames()[0].line, 40);
+        QCOMPARE(d->frames()[1].file, QStringLiteral("/home/user/model.py"));
+        QCOMPARE(d->frames()[1].line, 81);
+        QCOMPARE(d->frames()[1].function, QStringLiteral("forward"));
+        QCOMPARE(d->frames()[1].code, QStringLiteral("x = self.gelu(self.fc(x))"));
+        QCOMPARE(d->stackList()->count(), 2);
+        QVERIFY(d->stackList()->item(1)->text().contains(QStringLiteral("model.py:81")));
+        QVERIFY(d->statusLabelText().contains(QStringLiteral("annotated")));
+        QVERIFY(d->linksText().contains(QStringLiteral("cuLaunchKernel")));
+        QVERIFY(d->linksText().contains(QStringLiteral("Torch-Compiled Region: 0/0")));
+        // The window shows the kernel and its launch.
+        const uint32_t launch = doc.launchOf(kernel);
+        QVERIFY(doc.events().tsNs[launch] >= window_->timeline()->zoom()->windowStart());
+
+        QSignalSpy frames(d, &DetailsPanel::frameActivated);
+        QListWidget* list = d->stackList();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          list->visualItemRect(list->item(1)).center());
+        QCOMPARE(frames.count(), 1);
+        QCOMPARE(frames[0][0].toString(), QStringLiteral("/home/user/model.py"));
+        QCOMPARE(frames[0][1].toInt(), 81);
+
+        // Following the launch link selects the runtime call.
+        emit d->eventActivated(launch);
+        QCOMPARE(window_->timeline()->selectedEvent(), launch);
+    }
+
+    void panelsSelectEvents() {
+        QVERIFY(open(kTrace));
+        const Document& doc = *window_->document();
+        window_->unresolved()->activateSourceRow(0);
+        QCOMPARE(window_->timeline()->selectedEvent(),
+                 rowNamed(doc, "triton_red_fused_sum_1", "kernel"));
+        KernelsModel* m = window_->kernels()->model();
+        int gelu = -1;
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (m->entry(r).name == QStringLiteral("triton_poi_fused_gelu_0")) gelu = r;
+        QVERIFY(gelu >= 0);
+        window_->kernels()->activateSourceRow(gelu);
+        QCOMPARE(window_->timeline()->selectedEvent(),
+                 rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
+    }
+
+    void searchStepsThroughMatches() {
+        QVERIFY(open(kTrace));
+        const Document& doc = *window_->document();
+        window_->searchField()->setText(QStringLiteral("GELU_0"));
+        window_->findNext();
+        QCOMPARE(window_->timeline()->selectedEvent(),
+                 rowNamed(doc, "triton_poi_fused_gelu_0", "cpu_op"));
+        QTest::keyClick(window_->searchField(), Qt::Key_Return);
+        QCOMPARE(window_->timeline()->selectedEvent(),
+                 rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
+        QTest::keyClick(window_->searchField(), Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(window_->timeline()->selectedEvent(),
+                 rowNamed(doc, "triton_poi_fused_gelu_0", "cpu_op"));
+    }
+
+    void badFileShowsErrorAndKeepsTrace() {
+        QVERIFY(open(kTrace));
+        const Document* before = window_->document();
+        const QString bad = tmp_.filePath(QStringLiteral("broken.pt.trace.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": ");
+        f.close();
+        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
+        window_->openTrace(bad);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(window_->document(), before);
+        QVERIFY(window_->lastError().contains(QStringLiteral("broken.pt.trace.json")));
+        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("errorBox"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        QVERIFY(box->text().contains(QStringLiteral("broken.pt.trace.json")));
+        // A missing file too.
+        window_->openTrace(tmp_.filePath(QStringLiteral("missing.json")));
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(window_->document(), before);
+    }
+
+    void exportEqualsCli_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("json") << QStringLiteral("out.json");
+        QTest::newRow("json.gz") << QStringLiteral("out.json.gz");
+    }
+
+    void exportEqualsCli() {
+        QFETCH(QString, name);
+        QVERIFY(open(kTrace));
+        const QString gui = tmp_.filePath(QStringLiteral("gui-") + name);
+        const QString cli = tmp_.filePath(QStringLiteral("cli-") + name);
+        QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+        window_->exportTo(gui);
+        QVERIFY(done.wait(20000));
+        QVERIFY2(done[0][0].toBool(), qPrintable(done[0][1].toString()));
+        QProcess p;
+        p.start(QStringLiteral(STACKLINE_CLI),
+                {QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), cli});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray a = readAll(gui), b = readAll(cli);
+        QVERIFY(a.size() > 1000);
+        QVERIFY(a == b);
+    }
+
+    void annotatedTraceOpensWithoutKernelInfo() {
+        // A trace annotated before (here by the CLI), opened alone: its stacks show and the
+        // kernel launched in a region without one is still found.
+        const QString annotated = tmp_.filePath(QStringLiteral("annotated.pt.trace.json"));
+        QProcess p;
+        p.start(QStringLiteral(STACKLINE_CLI),
+                {QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), annotated});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(open(annotated));
+        const Document& doc = *window_->document();
+        QVERIFY(doc.kernelInfoPath.isEmpty());
+        QCOMPARE(doc.status(rowNamed(doc, "triton_poi_fused_gelu_0", "kernel")),
+                 KernelStatus::Annotated);
+        QCOMPARE(doc.status(rowNamed(doc, "triton_red_fused_sum_1", "kernel")),
+                 KernelStatus::Unresolved);
+        window_->focusEvent(rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
+        QCOMPARE(window_->details()->frames().size(), 2);
+    }
+
+    void letterShortcutsZoomButNotWhileTyping() {
+        QVERIFY(open(kTrace));
+        ZoomControl* zoom = window_->timeline()->zoom();
+        window_->timeline()->setFocus();
+        const int64_t full = zoom->windowDuration();
+        QTest::keyClick(window_->timeline(), Qt::Key_W);
+        QVERIFY(zoom->windowDuration() < full);
+        QTest::keyClick(window_->timeline(), Qt::Key_0);
+        QCOMPARE(zoom->windowDuration(), full);
+        window_->searchField()->setFocus();
+        QTest::keyClicks(window_->searchField(), QStringLiteral("wsad0"));
+        QCOMPARE(window_->searchField()->text(), QStringLiteral("wsad0"));
+        QCOMPARE(zoom->windowDuration(), full);
+    }
+
+    void commandLineOpensSelectsAndScreenshots() {
+        // The app itself: open by argument, select by name, render to PNG, exit 0.
+        const QString png = tmp_.filePath(QStringLiteral("shot.png"));
+        QProcess p;
+        p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        p.start(QStringLiteral(STACKLINE_APP),
+                {kTrace, QStringLiteral("--select"), QStringLiteral("triton_red_fused_sum_1"),
+                 QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        // The selected slice is the unresolved kernel's launcher, its kernel is on screen.
+        int hot = 0;
+        const QRgb unresolved = sliceColor(SliceStyle::KernelUnresolved).rgb();
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2) hot += image.pixel(x, y) == unresolved;
+        QVERIFY(hot > 20);
+
+        p.start(QStringLiteral(STACKLINE_APP), {tmp_.filePath(QStringLiteral("missing.json")),
+                                                QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("missing.json"));
+    }
+
+private:
+    // The fixture under another name in the temporary folder, where no kernel information is.
+    QString copyWithoutKernelInfo(const QString& name) {
+        const QString path = tmp_.filePath(name);
+        QFile::remove(path);
+        return QFile::copy(kTrace, path) ? path : QString();
+    }
+
+    bool open(const QString& path) {
+        QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
+        window_->openTrace(path);
+        return loaded.wait(20000) && window_->document();
+    }
+
+    QTemporaryDir tmp_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,157 @@
+// The core's display indexes: tracks, levels, names and order (TrackIndex) and flow binding
+// (FlowIndex), on the compiled_step fixture and small fixtures for the corner cases.
+#include <QtTest>
+#include <random>
+
+#include "flow_index.h"
+#include "trace.h"
+#include "track_index.h"
+
+using namespace stackline;
+
+namespace {
+
+uint32_t rowNamed(const EventTable& ev, std::string_view name, std::string_view cat = {}) {
+    for (uint32_t r = 0; r < ev.size(); ++r)
+        if (ev.nameOf(r) == name && (cat.empty() || ev.catOf(r) == cat)) return r;
+    return UINT32_MAX;
+}
+
+}  // namespace
+
+class TstTrackIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        trace_ = loadTrace(STACKLINE_TEST_DATA "/compiled_step.pt.trace.json");
+        tracks_ = TrackIndex::build(trace_.events, trace_.text(), 2);
+    }
+
+    void tracksAreNamedAndOrderedByMetadata() {
+        const auto& procs = tracks_.processes();
+        QCOMPARE(procs.size(), size_t(3));
+        QCOMPARE(procs[0].label(), std::string("CPU · python3.11 (pid 4242)"));
+        QCOMPARE(procs[1].label(), std::string("GPU 0"));
+        QCOMPARE(procs[2].label(), std::string("Spans"));
+        QVERIFY(procs[1].gpu);
+        const auto& tr = tracks_.tracks();
+        QCOMPARE(tr[procs[0].tracks[0]].name, std::string("thread 4242 (python3.11)"));
+        QCOMPARE(tr[procs[0].tracks[1]].name, std::string("thread 4250 (pt_autograd_0)"));
+        // Kineto writes "stream 7 " with a trailing space.
+        QCOMPARE(tr[procs[1].tracks[0]].name, std::string("stream 7"));
+        QCOMPARE(tr[procs[1].tracks[1]].name, std::string("stream 20"));
+    }
+
+    void nestedSlicesStackByDepth() {
+        const EventTable& ev = trace_.events;
+        QCOMPARE(tracks_.levelOf(rowNamed(ev, "ProfilerStep#3")), uint16_t(0));
+        QCOMPARE(tracks_.levelOf(rowNamed(ev, "Torch-Compiled Region: 0/0")), uint16_t(1));
+        QCOMPARE(tracks_.levelOf(rowNamed(ev, "CompiledFunction")), uint16_t(2));
+        const uint32_t launcher = rowNamed(ev, "triton_poi_fused_gelu_0", "cpu_op");
+        QCOMPARE(tracks_.levelOf(launcher), uint16_t(3));
+        const std::vector<uint32_t> outer = tracks_.enclosing(launcher);
+        QCOMPARE(outer.size(), size_t(3));
+        QCOMPARE(ev.nameOf(outer[0]), std::string_view("CompiledFunction"));
+        QCOMPARE(ev.nameOf(outer[2]), std::string_view("ProfilerStep#3"));
+    }
+
+    void overlappingKernelsGetTheirOwnRow() {
+        const EventTable& ev = trace_.events;
+        const uint32_t a = rowNamed(ev, "ncclDevKernel_AllReduce_Sum_f32");
+        const uint32_t b = rowNamed(ev, "ncclDevKernel_Broadcast");
+        QCOMPARE(tracks_.trackOf(a), tracks_.trackOf(b));
+        QCOMPARE(tracks_.levelOf(a), uint16_t(0));
+        QCOMPARE(tracks_.levelOf(b), uint16_t(1));
+        QCOMPARE(tracks_.tracks()[tracks_.trackOf(a)].sliceCount, 2u);
+    }
+
+    void instantsHaveTheirOwnList() {
+        const uint32_t mem = rowNamed(trace_.events, "[memory]");
+        QVERIFY(tracks_.isInstant(mem));
+        QCOMPARE(tracks_.tracks()[tracks_.trackOf(mem)].instantRow.size(), size_t(1));
+    }
+
+    void flowsLinkKernelsToLaunchesAndRegions() {
+        const EventTable& ev = trace_.events;
+        const FlowIndex flows = FlowIndex::build(ev, tracks_);
+        const uint32_t kernel = rowNamed(ev, "triton_poi_fused_gelu_0", "kernel");
+        const uint32_t launch = flows.sourceOf(kernel);
+        QVERIFY(launch != UINT32_MAX);
+        QCOMPARE(ev.nameOf(launch), std::string_view("cuLaunchKernel"));
+        QCOMPARE(ev.tsNs[launch],
+                 ev.tsNs[rowNamed(ev, "triton_poi_fused_gelu_0", "cpu_op")] + 10000);
+        const uint32_t region = compiledRegionOf(ev, tracks_, launch);
+        QCOMPARE(ev.nameOf(region), std::string_view("Torch-Compiled Region: 0/0"));
+        // fwdbwd ids (1) and ac2g ids live in separate spaces; the fwd-bwd link is there too.
+        const uint32_t bwd = rowNamed(ev, "CompiledFunctionBackward");
+        QCOMPARE(ev.nameOf(flows.sourceOf(bwd)), std::string_view("CompiledFunction"));
+        // The backward kernel's region is CompiledFunctionBackward on the autograd thread.
+        const uint32_t bwKernel = rowNamed(ev, "triton_poi_fused_gelu_backward_2", "kernel");
+        QCOMPARE(compiledRegionOf(ev, tracks_, flows.sourceOf(bwKernel)), bwd);
+        QCOMPARE(flows.unboundCount(), 0u);
+    }
+
+    void legacyStringTidsEqualInts() {
+        // 2021 traces: the slice has tid "24572", its flow event the int 24572.
+        Trace t = loadTrace(STACKLINE_TEST_DATA "/legacy_tids.json");
+        const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+        QCOMPARE(ix.tracks().size(), size_t(2));
+        QCOMPARE(ix.trackOf(0), ix.trackOf(4));
+        QCOMPARE(ix.levelOf(0), uint16_t(1));  // inside "op"
+        QCOMPARE(ix.tracks()[ix.trackOf(2)].name, std::string("stream 7"));
+        QVERIFY(ix.processes()[ix.tracks()[ix.trackOf(2)].process].gpu);
+        const FlowIndex flows = FlowIndex::build(t.events, ix);
+        QCOMPARE(flows.sourceOf(2), 0u);
+    }
+
+    void flowsBindByPlaceNotFilePosition() {
+        // Post-processed traces put all flows at the end, finish before start.
+        Trace t = loadTrace(STACKLINE_TEST_DATA "/moved_flows.json");
+        const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+        const FlowIndex flows = FlowIndex::build(t.events, ix);
+        QCOMPARE(flows.sourceOf(2), 0u);  // the deepest slice starting at ts, not aten::mm
+        QCOMPARE(flows.links().size(), size_t(1));
+        QCOMPARE(flows.unboundCount(), 1u);  // the fwdbwd start has no finish
+    }
+
+    void zeroLengthAndEqualStarts() {
+        Trace t = loadTrace(STACKLINE_TEST_DATA "/zero_length.json");
+        const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+        QCOMPARE(ix.levelOf(0), uint16_t(0));
+        QCOMPARE(ix.levelOf(2), uint16_t(1));
+        QCOMPARE(ix.levelOf(3), uint16_t(0));
+        // Slices on one level never overlap, so both arrays stay sorted.
+        for (const TrackLevel& l : ix.tracks()[0].levels) {
+            QVERIFY(std::is_sorted(l.start.begin(), l.start.end()));
+            QVERIFY(std::is_sorted(l.end.begin(), l.end.end()));
+        }
+    }
+
+    void firstEndingMatchesLinearScan() {
+        TrackLevel l;
+        std::mt19937 rng(7);
+        int64_t t = 0;
+        for (int i = 0; i < 5000; ++i) {
+            t += rng() % 50;
+            l.start.push_back(t);
+            t += rng() % 50;
+            l.end.push_back(t);
+            l.row.push_back(uint32_t(i));
+        }
+        l.finish();
+        for (int k = 0; k < 2000; ++k) {
+            const int64_t q = int64_t(rng() % uint32_t(t + 100)) - 50;
+            const size_t from = rng() % 5000;
+            size_t expect = from;
+            while (expect < l.size() && l.end[expect] < q) ++expect;
+            QCOMPARE(l.firstEndingAtOrAfter(q, from), expect);
+        }
+    }
+
+private:
+    Trace trace_;
+    TrackIndex tracks_;
+};
+
+QTEST_GUILESS_MAIN(TstTrackIndex)
+#include "tst_track_index.moc"

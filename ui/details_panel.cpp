@@ -1,0 +1,323 @@
+#include "details_panel.h"
+
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSet>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <nlohmann/json.hpp>
+
+#include "diagnostic.h"
+#include "palette.h"
+#include "report.h"
+
+using namespace stackline;
+
+namespace {
+
+constexpr int kFileRole = Qt::UserRole;
+constexpr int kLineRole = Qt::UserRole + 1;
+constexpr int kCodeRole = Qt::UserRole + 2;
+
+QLabel* valueLabel() {
+    auto* l = new QLabel;
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setWordWrap(true);
+    return l;
+}
+
+QString link(const Document& doc, uint32_t row) {
+    return QStringLiteral("<a href=\"%1\">%2</a>").arg(row).arg(doc.name(row).toHtmlEscaped());
+}
+
+QString scalarText(const nlohmann::ordered_json& v) {
+    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+    return QString::fromStdString(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void addValue(QTreeWidgetItem* parent, QTreeWidget* tree, const QString& key,
+              const nlohmann::ordered_json& v) {
+    auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(tree);
+    item->setText(0, key);
+    const bool container = v.is_object() || v.is_array();
+    const QString inline_ = scalarText(v);
+    // Short containers read best inline; long ones expand.
+    if (!container || inline_.size() <= 80) {
+        item->setText(1, inline_);
+        item->setToolTip(1, inline_.left(2000));
+        return;
+    }
+    item->setText(1, v.is_array() ? QStringLiteral("[%1 items]").arg(v.size())
+                                  : QStringLiteral("{%1 keys}").arg(v.size()));
+    if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it)
+            addValue(item, tree, QString::fromStdString(it.key()), it.value());
+    } else {
+        int i = 0;
+        for (const auto& e : v) addValue(item, tree, QString::number(i++), e);
+    }
+}
+
+}  // namespace
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), row_(kNoRow) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    title_ = valueLabel();
+    QFont tf = title_->font();
+    tf.setBold(true);
+    tf.setPointSizeF(tf.pointSizeF() * 1.1);
+    title_->setFont(tf);
+    layout->addWidget(title_);
+
+    form_ = new QWidget;
+    auto* form = new QFormLayout(form_);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    category_ = valueLabel();
+    start_ = valueLabel();
+    duration_ = valueLabel();
+    track_ = valueLabel();
+    uid_ = valueLabel();
+    status_ = valueLabel();
+    form->addRow(tr("Category"), category_);
+    form->addRow(tr("Start"), start_);
+    form->addRow(tr("Duration"), duration_);
+    form->addRow(tr("Track"), track_);
+    form->addRow(tr("uid"), uid_);
+    form->addRow(tr("Status"), status_);
+    layout->addWidget(form_);
+
+    links_ = new QLabel;
+    links_->setWordWrap(true);
+    links_->setTextFormat(Qt::RichText);
+    links_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(links_, &QLabel::linkActivated, this,
+            [this](const QString& href) { emit eventActivated(href.toUInt()); });
+    layout->addWidget(links_);
+    provenance_ = valueLabel();
+    provenance_->setTextFormat(Qt::RichText);
+    layout->addWidget(provenance_);
+
+    stackHeading_ = new QLabel(tr("<b>Python stack</b>"));
+    layout->addWidget(stackHeading_);
+    stackNote_ = valueLabel();
+    layout->addWidget(stackNote_);
+    auto* split = new QSplitter(Qt::Vertical);
+    stack_ = new QListWidget;
+    stack_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    stack_->setWordWrap(false);
+    stack_->setAlternatingRowColors(true);
+    auto activate = [this](QListWidgetItem* item) {
+        if (item && item->data(kLineRole).toInt() > 0)
+            emit frameActivated(item->data(kFileRole).toString(), item->data(kLineRole).toInt(),
+                                item->data(kCodeRole).toString());
+    };
+    connect(stack_, &QListWidget::itemClicked, this, activate);
+    connect(stack_, &QListWidget::itemActivated, this, activate);
+    split->addWidget(stack_);
+
+    args_ = new QTreeWidget;
+    args_->setHeaderLabels({tr("Argument"), tr("Value")});
+    args_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    args_->setUniformRowHeights(true);
+    split->addWidget(args_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setEvent(kNoRow);
+}
+
+void DetailsPanel::setDocument(std::shared_ptr<const Document> doc) {
+    doc_ = std::move(doc);
+    diagnosticsOf_.clear();
+    if (doc_) {
+        const auto& diags = doc_->provenance.diagnostics;
+        for (size_t i = 0; i < diags.size(); ++i)
+            if (diags[i].row != kNoRow) diagnosticsOf_.emplace(diags[i].row, i);
+    }
+    setEvent(kNoRow);
+}
+
+QString DetailsPanel::statusLabelText() const {
+    return status_->text();
+}
+QString DetailsPanel::linksText() const {
+    return links_->text();
+}
+QString DetailsPanel::provenanceText() const {
+    return provenance_->text();
+}
+
+void DetailsPanel::setEvent(uint32_t row) {
+    row_ = doc_ && row < doc_->events().size() ? row : kNoRow;
+    frames_.clear();
+    stack_->clear();
+    args_->clear();
+    const bool has = row_ != kNoRow;
+    form_->setVisible(has);
+    links_->setVisible(has);
+    provenance_->clear();
+    provenance_->setVisible(false);
+    if (!has) {
+        title_->setText(doc_ ? tr("Nothing selected: click a slice") : QString());
+        stackHeading_->setVisible(false);
+        stackNote_->setVisible(false);
+        stack_->setVisible(false);
+        args_->setVisible(false);
+        return;
+    }
+    const Document& doc = *doc_;
+    const EventTable& ev = doc.events();
+    title_->setText(doc.name(row_));
+    category_->setText(QString::fromUtf8(ev.catOf(row_).data(), qsizetype(ev.catOf(row_).size())));
+    const int64_t origin = doc.tracks.startNs();
+    start_->setText(tr("+%1 (ts %2 µs)")
+                        .arg(formatDuration(ev.tsNs[row_] - origin),
+                             QString::fromStdString(formatMicros(ev.tsNs[row_]))));
+    duration_->setText(ev.phase[row_] == 'X' ? formatDuration(ev.durNs[row_]) : tr("instant"));
+    const uint32_t t = doc.tracks.trackOf(row_);
+    if (t != kNoTrack) {
+        const Track& tr_ = doc.tracks.tracks()[t];
+        track_->setText(
+            QString::fromStdString(doc.tracks.processes()[tr_.process].label() + " · " + tr_.name));
+    } else {
+        track_->setText(QStringLiteral("pid %1, tid %2")
+                            .arg(QString::fromStdString(ev.keys.describe(ev.pid[row_])),
+                                 QString::fromStdString(ev.keys.describe(ev.tid[row_]))));
+    }
+    uid_->setText(QString::number(row_));
+    if (doc.isKernel(row_)) {
+        const KernelStatus s = doc.status(row_);
+        const SliceStyle style = s == KernelStatus::Annotated    ? SliceStyle::KernelAnnotated
+                                 : s == KernelStatus::Unresolved ? SliceStyle::KernelUnresolved
+                                                                 : SliceStyle::KernelOutside;
+        status_->setText(QStringLiteral("<span style=\"color:%1\">■</span> <b>%2</b>")
+                             .arg(sliceColor(style).name(), statusText(s)));
+    } else {
+        status_->setText(doc.provenance.stack[row_] ? tr("carries a Python stack")
+                                                    : tr("not a GPU kernel"));
+    }
+    showLinks(row_);
+    showProvenance(row_);
+    showStack(row_);
+    showArgs(row_);
+}
+
+void DetailsPanel::showLinks(uint32_t row) {
+    const Document& doc = *doc_;
+    const EventTable& ev = doc.events();
+    QStringList lines;
+    for (uint32_t l : doc.flows.linksOf(row)) {
+        const FlowLink& f = doc.flows.links()[l];
+        const bool ac2g = ev.strings.at(f.cat) == "ac2g";
+        if (f.to == row) {
+            const QString gap = formatDuration(ev.tsNs[row] - ev.tsNs[f.from]);
+            lines << (ac2g ? tr("Launched by %1 (%2 earlier)") : tr("Forward: %1 (%2 earlier)"))
+                         .arg(link(doc, f.from), gap);
+        } else {
+            lines << (ac2g ? tr("Launches %1") : tr("Backward: %1")).arg(link(doc, f.to));
+        }
+    }
+    const uint32_t region = doc.compiledRegionFor(row);
+    if (region != UINT32_MAX && region != row)
+        lines << tr("Compiled region: %1").arg(link(doc, region));
+    auto [b, e] = diagnosticsOf_.equal_range(row);
+    QSet<QString> shown;  // the processor can report one thing twice (as the reference does)
+    for (auto it = b; it != e; ++it) {
+        const Diagnostic& d = doc.provenance.diagnostics[it->second];
+        const QString key = QString::fromStdString(d.kind + '\n' + d.message);
+        if (shown.contains(key)) continue;
+        shown.insert(key);
+        lines << QStringLiteral("<span style=\"color:%1\">%2 (%3): %4</span>")
+                     .arg(d.severity == Diagnostic::Severity::Error ? "#b00020" : "#8a5a00",
+                          d.severity == Diagnostic::Severity::Error ? tr("Error") : tr("Warning"),
+                          QString::fromStdString(d.kind),
+                          QString::fromStdString(d.message).toHtmlEscaped());
+    }
+    links_->setText(lines.join(QStringLiteral("<br>")));
+    links_->setVisible(!lines.isEmpty());
+}
+
+void DetailsPanel::showProvenance(uint32_t row) {
+    const Document& doc = *doc_;
+    const std::string key = doc.graphKeyOf(row);
+    if (key.empty()) return;
+    const OrderedJson* e = doc.kernelInfo.kernelEntry(key, doc.events().nameOf(row));
+    QStringList lines;
+    lines << tr("<b>Kernel information</b> from graph <code>%1</code>")
+                 .arg(QString::fromStdString(key).toHtmlEscaped());
+    auto nodes = [&](const char* field) {
+        if (!e || !e->is_object()) return;
+        auto it = e->find(field);
+        if (it == e->end()) return;
+        QStringList names;
+        if (it->is_array()) {
+            for (const auto& v : *it) names << scalarText(v).toHtmlEscaped();
+        } else {
+            names << scalarText(*it).toHtmlEscaped();
+        }
+        lines << QStringLiteral("%1: <code>%2</code>")
+                     .arg(QString::fromLatin1(field),
+                          names.isEmpty() ? tr("(none)") : names.join(QStringLiteral(", ")));
+    };
+    nodes("post_grad_nodes");
+    nodes("pre_grad_nodes");
+    provenance_->setText(lines.join(QStringLiteral("<br>")));
+    provenance_->setVisible(true);
+}
+
+void DetailsPanel::showStack(uint32_t row) {
+    const Document& doc = *doc_;
+    const uint32_t id = doc.provenance.stack[row];
+    const bool kernel = doc.isKernel(row);
+    stackHeading_->setVisible(id != 0 || kernel);
+    stack_->setVisible(id != 0);
+    stackNote_->setVisible(id == 0 && kernel);
+    if (id == 0) {
+        if (kernel)
+            stackNote_->setText(doc.status(row) == KernelStatus::Unresolved
+                                    ? tr("No stack: launched inside a compiled region, but the "
+                                         "kernel information has no source for this kernel.")
+                                    : tr("No stack: launched outside compiled regions."));
+        return;
+    }
+    frames_ = parseStack(doc.provenance.stacks.json(id));
+    for (const StackFrame& f : frames_) {
+        auto* item = new QListWidgetItem(stack_);
+        if (!f.isFrame()) {
+            item->setText(f.text);
+            item->setToolTip(f.text.left(4000));
+            continue;
+        }
+        QString text = QStringLiteral("%1:%2  in %3")
+                           .arg(QFileInfo(f.file).fileName())
+                           .arg(f.line)
+                           .arg(f.function);
+        if (!f.code.isEmpty()) text += QStringLiteral("\n    ") + f.code;
+        item->setText(text);
+        item->setToolTip(QStringLiteral("%1, line %2").arg(f.file).arg(f.line));
+        item->setData(kFileRole, f.file);
+        item->setData(kLineRole, f.line);
+        item->setData(kCodeRole, f.code);
+    }
+}
+
+void DetailsPanel::showArgs(uint32_t row) {
+    const Document& doc = *doc_;
+    const Span span = doc.events().argsSpan(row);
+    args_->setVisible(!span.empty());
+    if (span.empty()) return;
+    const auto args = nlohmann::ordered_json::parse(doc.trace->slice(span), nullptr, false);
+    if (args.is_object()) {
+        for (auto it = args.begin(); it != args.end(); ++it)
+            addValue(nullptr, args_, QString::fromStdString(it.key()), it.value());
+    } else if (!args.is_discarded()) {
+        addValue(nullptr, args_, tr("args"), args);
+    }
+}

@@ -1,0 +1,67 @@
+// The selected event: name, category, times, track, provenance status, links to the launching
+// runtime call / launched kernels / compiled region / fwd-bwd partner, the Python stack as a list
+// of frames and the arguments (parsed from the event's raw bytes only now).
+#pragma once
+
+#include <QList>
+#include <QWidget>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "document.h"
+#include "stack_frames.h"
+
+class QLabel;
+class QListWidget;
+class QTreeWidget;
+class QFormLayout;
+
+class DetailsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget* parent = nullptr);
+
+    void setDocument(std::shared_ptr<const Document> doc);
+    // Shows an event (kNoRow: nothing selected).
+    void setEvent(uint32_t row);
+    uint32_t event() const { return row_; }
+
+    const QList<StackFrame>& frames() const { return frames_; }
+    QListWidget* stackList() const { return stack_; }
+    QString statusLabelText() const;
+    QString linksText() const;
+    // For a kernel with kernel information: its graph key and post/pre grad nodes.
+    QString provenanceText() const;
+
+signals:
+    void eventActivated(uint32_t row);
+    // A stack frame was clicked: show this source line.
+    // code: the line's text when the stack carried it.
+    void frameActivated(const QString& file, int line, const QString& code);
+
+private:
+    void showLinks(uint32_t row);
+    void showProvenance(uint32_t row);
+    void showStack(uint32_t row);
+    void showArgs(uint32_t row);
+
+    std::shared_ptr<const Document> doc_;
+    uint32_t row_;
+    QList<StackFrame> frames_;
+    std::unordered_multimap<uint32_t, size_t> diagnosticsOf_;  // row -> diagnostic index
+    QLabel* title_;
+    QLabel* category_;
+    QLabel* start_;
+    QLabel* duration_;
+    QLabel* track_;
+    QLabel* uid_;
+    QLabel* status_;
+    QLabel* links_;
+    QLabel* provenance_;
+    QLabel* stackHeading_;
+    QLabel* stackNote_;
+    QListWidget* stack_;
+    QTreeWidget* args_;
+    QWidget* form_;
+};

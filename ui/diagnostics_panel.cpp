@@ -1,0 +1,87 @@
+#include "diagnostics_panel.h"
+
+#include <QColor>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include "diagnostic.h"
+
+using namespace stackline;
+
+void DiagnosticsModel::setDocument(std::shared_ptr<const Document> doc) {
+    beginResetModel();
+    doc_ = std::move(doc);
+    endResetModel();
+}
+
+uint32_t DiagnosticsModel::eventAt(int row) const {
+    return doc_->provenance.diagnostics[size_t(row)].row;
+}
+
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !doc_ ? 0 : int(doc_->provenance.diagnostics.size());
+}
+
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const Diagnostic& d = doc_->provenance.diagnostics[size_t(index.row())];
+    const bool error = d.severity == Diagnostic::Severity::Error;
+    if (role == TablePanel::kSortRole) {
+        if (index.column() == Uid) return d.row == kNoRow ? qint64(-1) : qint64(d.row);
+        if (index.column() == Severity) return error ? 0 : 1;
+    }
+    if (role == Qt::ForegroundRole && index.column() == Severity)
+        return error ? QColor(0xb0, 0x00, 0x20) : QColor(0x8a, 0x5a, 0x00);
+    if (role != Qt::DisplayRole && role != TablePanel::kSortRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+        case Severity:
+            return error ? tr("error") : tr("warning");
+        case Kind:
+            return QString::fromStdString(d.kind);
+        case Event:
+            return QString::fromStdString(d.name);
+        case Uid:
+            return d.row == kNoRow ? QVariant() : QVariant(qint64(d.row));
+        case Message:
+            return QString::fromStdString(d.message);
+    }
+    return {};
+}
+
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case Severity:
+            return tr("Severity");
+        case Kind:
+            return tr("Kind");
+        case Event:
+            return tr("Event");
+        case Uid:
+            return tr("uid");
+        case Message:
+            return tr("Message");
+    }
+    return {};
+}
+
+DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
+    : TablePanel(new DiagnosticsModel, tr("Filter diagnostics…"), parent),
+      model_(static_cast<DiagnosticsModel*>(proxy()->sourceModel())) {
+    view()->horizontalHeader()->resizeSection(DiagnosticsModel::Kind, 200);
+    view()->horizontalHeader()->resizeSection(DiagnosticsModel::Event, 260);
+    connect(this, &TablePanel::rowActivated, this, [this](int row) {
+        const uint32_t event = model_->eventAt(row);
+        if (event != kNoRow) emit eventActivated(event);
+    });
+}
+
+void DiagnosticsPanel::setDocument(std::shared_ptr<const Document> doc) {
+    model_->setDocument(std::move(doc));
+}

@@ -1,0 +1,46 @@
+// Everything the viewer shows about one opened trace, built once off the GUI thread and then only
+// read: the trace, its kernel information, the provenance result and the display indexes.
+#pragma once
+
+#include <QString>
+#include <memory>
+#include <string>
+
+#include "flow_index.h"
+#include "hotspots.h"
+#include "kernel_info.h"
+#include "provenance.h"
+#include "trace.h"
+#include "track_index.h"
+
+struct Document {
+    // Shared so that attaching other kernel information reprocesses without reloading the trace.
+    std::shared_ptr<const stackline::Trace> trace;
+    stackline::KernelInfo kernelInfo;
+    QString kernelInfoPath;        // empty when there is none
+    bool kernelInfoFound = false;  // discovered beside the trace rather than given
+    stackline::Provenance provenance;
+    stackline::TrackIndex tracks;
+    stackline::FlowIndex flows;
+    stackline::Hotspots hotspots;  // GPU time by source line
+
+    const stackline::EventTable& events() const { return trace->events; }
+    QString tracePath() const { return QString::fromStdString(trace->path); }
+    QString name(uint32_t row) const;
+    bool isKernel(uint32_t row) const { return provenance.isGpuKernel(events(), row); }
+    stackline::KernelStatus status(uint32_t row) const { return provenance.status(events(), row); }
+    // The slice that launched a kernel (ac2g flow), else UINT32_MAX.
+    uint32_t launchOf(uint32_t row) const { return flows.sourceOf(row); }
+    // For a kernel, the compiled region around its launch; for a CPU slice, around itself.
+    uint32_t compiledRegionFor(uint32_t row) const;
+    // For a kernel with kernel information: the graph key whose entry for the kernel gave its
+    // stack (else the first with an entry for it), or empty.
+    std::string graphKeyOf(uint32_t row) const;
+};
+
+// "1.760 µs", "12.5 ms": a duration in the unit that suits it.
+QString formatDuration(int64_t ns);
+// A tick on an axis whose ticks are step apart and reach about magnitude: one unit for the whole
+// axis, with the decimals step needs ("354.9 ms").
+QString formatTick(int64_t ns, int64_t step, int64_t magnitude);
+QString statusText(stackline::KernelStatus status);

@@ -1,0 +1,232 @@
+#include "hotspots_panel.h"
+
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QListWidget>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <map>
+
+#include "table_panel.h"
+
+using namespace stackline;
+
+namespace {
+
+constexpr int kRowRole = Qt::UserRole;
+
+QString us(double v) {
+    return QString::number(v, 'f', 1);
+}
+
+}  // namespace
+
+void HotspotsModel::setDocument(const Document* doc) {
+    beginResetModel();
+    doc_ = doc;
+    endResetModel();
+}
+
+int HotspotsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !doc_ ? 0 : int(doc_->hotspots.lines.size());
+}
+
+int HotspotsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant HotspotsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || !doc_) return {};
+    const SourceLine& l = line(index.row());
+    const QString file = QString::fromStdString(l.file);
+    if (role == TablePanel::kSortRole) {
+        switch (index.column()) {
+            case File:
+                return file;
+            case Line:
+                return l.line;
+            case Function:
+                return QString::fromStdString(l.function);
+            case Code:
+                return QString::fromStdString(l.code);
+            case Self:
+                return l.selfUs;
+            case Total:
+                return l.totalUs;
+            case Launches:
+                return qulonglong(l.launches);
+            case Kernels:
+                return qulonglong(l.kernels.size());
+        }
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Self)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == File) return file;
+    if (role == Qt::ToolTipRole && index.column() == Kernels)
+        return QString::fromStdString([&] {
+            std::string s;
+            for (const auto& k : l.kernels) s += (s.empty() ? "" : "\n") + k;
+            return s;
+        }());
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+    switch (index.column()) {
+        case File:
+            return l.line > 0 ? QFileInfo(file).fileName() : file;
+        case Line:
+            return l.line > 0 ? QVariant(l.line) : QVariant();
+        case Function:
+            return QString::fromStdString(l.function);
+        case Code:
+            return QString::fromStdString(l.code).trimmed();
+        case Self:
+            return us(l.selfUs);
+        case Total:
+            return us(l.totalUs);
+        case Launches:
+            return qulonglong(l.launches);
+        case Kernels:
+            return qulonglong(l.kernels.size());
+    }
+    return {};
+}
+
+QVariant HotspotsModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case File:
+            return tr("File");
+        case Line:
+            return tr("Line");
+        case Function:
+            return tr("Function");
+        case Code:
+            return tr("Code");
+        case Self:
+            return tr("Self (µs)");
+        case Total:
+            return tr("Total (µs)");
+        case Launches:
+            return tr("Launches");
+        case Kernels:
+            return tr("Kernels");
+    }
+    return {};
+}
+
+HotspotsPanel::HotspotsPanel(QWidget* parent) : QWidget(parent) {
+    model_ = new HotspotsModel;
+    table_ = new TablePanel(model_, tr("Filter source lines by file, function or code…"));
+    QTableView* view = table_->view();
+    view->sortByColumn(HotspotsModel::Self, Qt::DescendingOrder);
+    view->horizontalHeader()->resizeSection(HotspotsModel::File, 110);
+    view->horizontalHeader()->resizeSection(HotspotsModel::Line, 50);
+    view->horizontalHeader()->resizeSection(HotspotsModel::Function, 110);
+    view->horizontalHeader()->resizeSection(HotspotsModel::Code, 380);
+    view->horizontalHeader()->setStretchLastSection(false);
+    connect(table_, &TablePanel::rowActivated, this, &HotspotsPanel::selectLine);
+    connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    selectLine(table_->proxy()->mapToSource(current).row());
+            });
+
+    auto* right = new QWidget;
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(2, 2, 2, 2);
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    rl->addWidget(summary_);
+    kernels_ = new QListWidget;
+    kernels_->setToolTip(tr("Kernels launched from the selected line; click to select one"));
+    auto activate = [this](QListWidgetItem* item) {
+        if (item) emit eventActivated(item->data(kRowRole).toUInt());
+    };
+    connect(kernels_, &QListWidget::itemClicked, this, activate);
+    connect(kernels_, &QListWidget::itemActivated, this, activate);
+    rl->addWidget(kernels_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(table_);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+}
+
+void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
+    doc_ = std::move(doc);
+    model_->setDocument(doc_.get());
+    selected_ = -1;
+    kernels_->clear();
+    summary_->setText(
+        doc_ ? tr("Annotated GPU time %1 µs; unresolved %2 µs. Select a line to highlight its "
+                  "kernels on the timeline.")
+                   .arg(us(doc_->hotspots.annotatedGpuUs), us(doc_->hotspots.unresolvedGpuUs))
+             : QString());
+}
+
+int HotspotsPanel::count() const {
+    return model_->rowCount();
+}
+
+void HotspotsPanel::selectVisualRow(int row) {
+    if (row < 0 || row >= table_->proxy()->rowCount()) {
+        selectLine(-1);
+        return;
+    }
+    table_->activateSourceRow(table_->proxy()->mapToSource(table_->proxy()->index(row, 0)).row());
+}
+
+void HotspotsPanel::selectLine(int sourceRow) {
+    if (!doc_ || sourceRow < 0 || sourceRow >= model_->rowCount()) {
+        if (selected_ != -1) {
+            selected_ = -1;
+            kernels_->clear();
+            emit kernelsHighlighted({});
+        }
+        return;
+    }
+    if (sourceRow == selected_) return;
+    selected_ = sourceRow;
+    const SourceLine& l = model_->line(sourceRow);
+    const EventTable& ev = doc_->events();
+    // Per kernel name: instances, time, first instance.
+    struct Agg {
+        uint64_t count = 0;
+        int64_t ns = 0;
+        uint32_t first = UINT32_MAX;
+    };
+    std::map<std::string, Agg> byName;
+    for (uint32_t r : l.rows) {
+        Agg& a = byName[std::string(ev.nameOf(r))];
+        ++a.count;
+        a.ns += std::max<int64_t>(0, ev.durNs[r]);
+        if (a.first == UINT32_MAX || ev.tsNs[r] < ev.tsNs[a.first]) a.first = r;
+    }
+    std::vector<std::pair<std::string, Agg>> sorted(byName.begin(), byName.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+    kernels_->clear();
+    for (const auto& [name, a] : sorted) {
+        auto* item = new QListWidgetItem(
+            tr("%1  ×%2  %3").arg(QString::fromStdString(name)).arg(a.count).arg(formatDuration(a.ns)),
+            kernels_);
+        item->setData(kRowRole, a.first);
+    }
+    summary_->setText(tr("<b>%1:%2</b> in %3 — %4 launches of %5 kernels, self %6 µs, total %7 µs")
+                          .arg(QFileInfo(QString::fromStdString(l.file)).fileName().toHtmlEscaped())
+                          .arg(l.line)
+                          .arg(QString::fromStdString(l.function).toHtmlEscaped())
+                          .arg(l.launches)
+                          .arg(l.kernels.size())
+                          .arg(us(l.selfUs), us(l.totalUs)));
+    emit kernelsHighlighted(l.rows);
+    if (l.line > 0)
+        emit sourceRequested(QString::fromStdString(l.file), l.line, QString::fromStdString(l.code));
+}

@@ -1,0 +1,165 @@
+#include "source_view.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+#include "path_map.h"
+#include "python_highlighter.h"
+
+namespace {
+
+// Source files larger than this are not shown (a stack pointing into a generated blob).
+constexpr qint64 kMaxSourceBytes = 16 * 1024 * 1024;
+
+}  // namespace
+
+SourceView::SourceView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    heading_ = new QLabel;
+    heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    heading_->setWordWrap(true);
+    mapButton_ = new QPushButton(tr("Map Folder…"));
+    mapButton_->setToolTip(
+        tr("Tell Stackline where the recorded folder is on this machine (remembered for traces "
+           "in this folder)"));
+    connect(mapButton_, &QPushButton::clicked, this, &SourceView::chooseMapping);
+    top->addWidget(heading_, 1);
+    top->addWidget(mapButton_);
+    layout->addLayout(top);
+    message_ = new QLabel;
+    message_->setWordWrap(true);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    message_->setStyleSheet(QStringLiteral("color: #8a5a00"));
+    layout->addWidget(message_);
+    editor_ = new QPlainTextEdit;
+    editor_->setReadOnly(true);
+    editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    editor_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    highlighter_ = new PythonHighlighter(editor_->document());
+    layout->addWidget(editor_, 1);
+    clear();
+}
+
+void SourceView::setTraceFolder(const QString& folder) {
+    traceFolder_ = folder;
+    clear();
+}
+
+void SourceView::clear() {
+    recorded_.clear();
+    resolved_.clear();
+    code_.clear();
+    line_ = 0;
+    heading_->setText(tr("Click a frame of a Python stack to see its source."));
+    message_->hide();
+    mapButton_->hide();
+    editor_->clear();
+    editor_->setExtraSelections({});
+}
+
+void SourceView::showSource(const QString& recordedFile, int line, const QString& code) {
+    recorded_ = recordedFile;
+    line_ = line;
+    code_ = code;
+    reload();
+}
+
+void SourceView::addMapping(const QString& from, const QString& to) {
+    addPathMapping(traceFolder_, {from, to});
+    if (!recorded_.isEmpty()) reload();
+}
+
+QString SourceView::messageText() const {
+    return message_->isVisible() || !message_->text().isEmpty() ? message_->text() : QString();
+}
+
+int SourceView::markedLine() const {
+    return editor_->textCursor().blockNumber() + 1;
+}
+
+void SourceView::reload() {
+    const QList<PathMapping> maps = pathMappings(traceFolder_);
+    resolved_ = resolveSourcePath(recorded_, maps);
+    QString text;
+    if (!resolved_.isEmpty()) {
+        QFile f(resolved_);
+        if (f.size() <= kMaxSourceBytes && f.open(QIODevice::ReadOnly))
+            text = QString::fromUtf8(f.readAll());
+        else
+            resolved_.clear();
+    }
+    heading_->setText(QStringLiteral("<b>%1</b>:%2").arg(recorded_.toHtmlEscaped()).arg(line_));
+    if (!resolved_.isEmpty()) {
+        heading_->setToolTip(resolved_);
+        if (resolved_ != recorded_)
+            heading_->setText(heading_->text() + tr(" <span style=\"color:gray\">→ %1</span>")
+                                                     .arg(resolved_.toHtmlEscaped()));
+        message_->clear();
+        message_->hide();
+        mapButton_->setVisible(resolved_ != recorded_);
+        mapButton_->setText(tr("Change Mapping…"));
+        editor_->setPlainText(text);
+        markLine(line_);
+        return;
+    }
+    QStringList looked = candidatePaths(recorded_, maps);
+    looked.prepend(recorded_);
+    message_->setText(
+        tr("File not found. Looked for: %1.\nThe trace was probably recorded on another "
+           "machine: click \"Map Folder…\" and choose the local folder that holds %2 (its "
+           "recorded folder %3 is then mapped to it for traces in this folder).")
+            .arg(looked.join(QStringLiteral(", ")), QFileInfo(recorded_).fileName(),
+                 QFileInfo(recorded_).path()));
+    message_->show();
+    mapButton_->setText(tr("Map Folder…"));
+    mapButton_->show();
+    if (code_.isEmpty()) {
+        editor_->clear();
+        editor_->setExtraSelections({});
+        return;
+    }
+    // The stack carried the line itself: show it alone, numbered.
+    editor_->setPlainText(QStringLiteral("# %1, line %2 (from the stack)\n%3")
+                              .arg(QFileInfo(recorded_).fileName())
+                              .arg(line_)
+                              .arg(code_));
+    QTextCursor c(editor_->document()->findBlockByNumber(1));
+    editor_->setTextCursor(c);
+    QTextEdit::ExtraSelection sel;
+    sel.format.setBackground(QColor(255, 236, 160));
+    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+    sel.cursor = c;
+    editor_->setExtraSelections({sel});
+}
+
+void SourceView::markLine(int line) {
+    const QTextBlock block = editor_->document()->findBlockByNumber(std::max(0, line - 1));
+    QTextCursor c(block);
+    editor_->setTextCursor(c);
+    QTextEdit::ExtraSelection sel;
+    sel.format.setBackground(QColor(255, 236, 160));
+    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+    sel.cursor = c;
+    editor_->setExtraSelections({sel});
+    editor_->centerCursor();
+}
+
+void SourceView::chooseMapping() {
+    if (recorded_.isEmpty()) return;
+    const QString recordedDir = QFileInfo(recorded_).path();
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Local folder for %1").arg(recordedDir),
+        resolved_.isEmpty() ? traceFolder_ : QFileInfo(resolved_).path());
+    if (!dir.isEmpty()) addMapping(recordedDir, dir);
+}

@@ -1,0 +1,52 @@
+// The Source pane: the file of a stack frame, read-only, with Python highlighting, the frame's
+// line marked and scrolled into view. Recorded paths are mapped with the trace folder's path map
+// (path_map.h); a missing file shows where it looked and a "Map Folder…" button, and the frame's
+// code line when the stack string carried it.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+class PythonHighlighter;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+class SourceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SourceView(QWidget* parent = nullptr);
+
+    // The folder of the open trace: whose path map applies (empty: none open).
+    void setTraceFolder(const QString& folder);
+    // Shows the recorded file at this line; code: the line's text from the stack, if any.
+    void showSource(const QString& recordedFile, int line, const QString& code = {});
+    void clear();
+    // Adds a path-map entry for the trace folder (remembered) and shows the source again.
+    void addMapping(const QString& from, const QString& to);
+
+    QString recordedFile() const { return recorded_; }
+    QString resolvedFile() const { return resolved_; }  // empty when missing
+    int line() const { return line_; }
+    bool isMissing() const { return !recorded_.isEmpty() && resolved_.isEmpty(); }
+    QString messageText() const;
+    QPlainTextEdit* editor() const { return editor_; }
+    // The 1-based line the cursor (the marked line) is on.
+    int markedLine() const;
+
+private:
+    void reload();
+    void markLine(int line);
+    void chooseMapping();
+
+    QString traceFolder_;
+    QString recorded_;
+    QString resolved_;
+    QString code_;
+    int line_ = 0;
+    QLabel* heading_;
+    QLabel* message_;
+    QPushButton* mapButton_;
+    QPlainTextEdit* editor_;
+    PythonHighlighter* highlighter_;
+};

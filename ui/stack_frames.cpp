@@ -1,0 +1,28 @@
+#include "stack_frames.h"
+
+#include "source_frames.h"
+
+QList<StackFrame> parseStack(const std::string& json) {
+    QList<StackFrame> out;
+    auto raw = [&](const std::string& text) {
+        StackFrame f;
+        f.text = QString::fromStdString(text).trimmed();
+        if (!f.text.isEmpty()) out.push_back(f);
+    };
+    const std::vector<std::string> strings = stackline::stackStrings(json);
+    for (const std::string& s : strings) {
+        const std::vector<stackline::SourceFrame> frames = stackline::parseStackString(s);
+        if (frames.empty()) raw(s);
+        for (const stackline::SourceFrame& sf : frames) {
+            StackFrame f;
+            f.file = QString::fromStdString(sf.file);
+            f.line = sf.line;
+            f.function = QString::fromStdString(sf.function);
+            f.code = QString::fromStdString(sf.code);
+            out.push_back(f);
+        }
+    }
+    // Not a list of strings: show the value itself.
+    if (strings.empty()) raw(json);
+    return out;
+}

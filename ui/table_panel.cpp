@@ -1,0 +1,50 @@
+#include "table_panel.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+TablePanel::TablePanel(QAbstractItemModel* model, const QString& filterHint, QWidget* parent)
+    : QWidget(parent) {
+    if (!model->parent()) model->setParent(this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(filterHint);
+    filter_->setClearButtonEnabled(true);
+    layout->addWidget(filter_);
+
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model);
+    proxy_->setSortRole(kSortRole);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setFilterKeyColumn(-1);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+
+    view_ = new QTableView;
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->setAlternatingRowColors(true);
+    view_->setWordWrap(false);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    auto activate = [this](const QModelIndex& index) {
+        if (index.isValid()) emit rowActivated(proxy_->mapToSource(index).row());
+    };
+    connect(view_, &QTableView::clicked, this, activate);
+    connect(view_, &QTableView::activated, this, activate);
+    layout->addWidget(view_);
+}
+
+void TablePanel::activateSourceRow(int row) {
+    const QModelIndex index = proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0));
+    if (!index.isValid()) return;
+    view_->setCurrentIndex(index);
+    emit rowActivated(row);
+}

@@ -1,0 +1,34 @@
+// A filterable, sortable table: a filter field over a QTableView on a QSortFilterProxyModel.
+// Models give numbers for sorting under kSortRole. Clicking or activating a row reports its
+// source-model row.
+#pragma once
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+class TablePanel : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kSortRole = Qt::UserRole + 10;
+
+    // Takes ownership of a model that has no parent.
+    TablePanel(QAbstractItemModel* model, const QString& filterHint, QWidget* parent = nullptr);
+
+    QTableView* view() const { return view_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+    QLineEdit* filter() const { return filter_; }
+    // Clicks the row showing source row `row` (for tests and keyboard navigation).
+    void activateSourceRow(int row);
+
+signals:
+    void rowActivated(int sourceRow);
+
+private:
+    QLineEdit* filter_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* view_;
+};

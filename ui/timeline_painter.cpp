@@ -1,0 +1,308 @@
+#include "timeline_painter.h"
+
+#include <QFontMetrics>
+#include <algorithm>
+
+using namespace stackline;
+using G = TimelineGeometry;
+
+namespace {
+
+// Slices at least this wide are drawn one by one, with a 1-px gap so neighbours stay apart;
+// thinner ones merge into runs.
+constexpr int kWide = 4;
+constexpr int kLabelMinWidth = 36;
+constexpr int kUnresolvedBand = 6;
+
+const QColor kGutter(0xee, 0xf0, 0xf3);
+const QColor kHeader(0xdd, 0xe2, 0xe9);
+const QColor kRowA(0xff, 0xff, 0xff);
+const QColor kRowB(0xf6, 0xf7, 0xf9);
+const QColor kText(0x20, 0x24, 0x2a);
+const QColor kLine(0xc4, 0xca, 0xd3);
+
+}  // namespace
+
+void TimelineGeometry::layoutRows(const TrackModel& model) {
+    const auto& rows = model.rows();
+    rowTop.resize(rows.size());
+    int y = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        // A gap after each track's last row.
+        if (i > 0 && rows[i].track != rows[i - 1].track && rows[i - 1].track != kNoTrack)
+            y += kTrackGap;
+        rowTop[i] = y;
+        y += rowHeight(rows[i].kind);
+    }
+    contentHeight = y + kTrackGap;
+}
+
+int TimelineGeometry::rowHeight(TrackModel::RowKind kind) {
+    switch (kind) {
+        case TrackModel::RowKind::ProcessHeader:
+            return kHeaderHeight;
+        case TrackModel::RowKind::Instants:
+            return kInstantHeight;
+        case TrackModel::RowKind::Slices:
+            break;
+    }
+    return kSliceHeight;
+}
+
+int TimelineGeometry::rowAt(const TrackModel& model, int y) const {
+    if (y < kRulerHeight) return -1;
+    const int cy = y - kRulerHeight + scrollY;
+    auto it = std::upper_bound(rowTop.begin(), rowTop.end(), cy);
+    if (it == rowTop.begin()) return -1;
+    const int row = int(it - rowTop.begin()) - 1;
+    return cy < rowTop[size_t(row)] + rowHeight(model.rows()[size_t(row)].kind) ? row : -1;
+}
+
+std::pair<int, int> TimelineGeometry::columns(int64_t start, int64_t end, int minWidth) const {
+    const double xs = std::max(xOf(start), double(left - 2));
+    const double xe = std::min(xOf(end), double(right + 2));
+    const int a = int(std::floor(xs));
+    return {a, std::max(a + minWidth, int(std::ceil(xe)))};
+}
+
+TimelinePainter::TimelinePainter(const TrackModel& model)
+    : model_(model), batches_(size_t(SliceStyle::Count)) {
+    font_.setPointSizeF(8.5);
+    boldFont_ = font_;
+    boldFont_.setBold(true);
+}
+
+const QString& TimelinePainter::nameText(uint32_t event) {
+    const EventTable& ev = model_.doc().events();
+    const uint32_t id = ev.kinds[event].name == ValueKind::String ? ev.name[event] : 0;
+    if (names_.size() < ev.strings.size()) {
+        names_.resize(ev.strings.size());
+        nameWidths_.resize(ev.strings.size(), -1);
+    }
+    if (nameWidths_[id] < 0) {
+        const std::string_view s = ev.strings.at(id);
+        names_[id] = QString::fromUtf8(s.data(), qsizetype(s.size()));
+        nameWidths_[id] = QFontMetrics(font_).horizontalAdvance(names_[id]);
+    }
+    return names_[id];
+}
+
+void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int width, int height) {
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    p.fillRect(QRect(0, 0, width, height), kRowA);
+    const auto& rows = model_.rows();
+    // The first row reaching below the ruler.
+    const int first = std::max(
+        0,
+        int(std::upper_bound(g.rowTop.begin(), g.rowTop.end(), g.scrollY) - g.rowTop.begin()) - 1);
+    for (auto& b : batches_) b.clear();
+    labels_.clear();
+
+    // Backgrounds and gutter first, then all slices batched by colour, then what goes on top.
+    int last = first;
+    for (size_t r = size_t(first); r < rows.size(); ++r) {
+        const int y = g.rowY(int(r));
+        if (y >= height) break;
+        last = int(r);
+        const TrackModel::Row& row = rows[r];
+        const int h = G::rowHeight(row.kind);
+        if (row.kind == TrackModel::RowKind::ProcessHeader) {
+            p.fillRect(QRect(0, y, width, h), kHeader);
+            continue;
+        }
+        // Tracks alternate backgrounds; the gap above a track shows the header colour.
+        p.fillRect(QRect(g.left, y, width - g.left, h), row.track % 2 ? kRowB : kRowA);
+        if (row.kind == TrackModel::RowKind::Slices) paintSlices(row, g, y);
+    }
+    p.setPen(Qt::NoPen);
+    for (size_t s = 0; s < batches_.size(); ++s) {
+        if (batches_[s].empty()) continue;
+        p.setBrush(sliceColor(SliceStyle(s)));
+        p.drawRects(batches_[s].data(), int(batches_[s].size()));
+    }
+    paintLabels(p);
+    for (int r = first; r <= last && r < int(rows.size()); ++r) {
+        const TrackModel::Row& row = rows[size_t(r)];
+        if (row.kind == TrackModel::RowKind::Slices) paintHighlights(p, row, g, g.rowY(r));
+        if (row.kind == TrackModel::RowKind::Instants) paintInstants(p, row, g, g.rowY(r));
+    }
+
+    // Gutter and headers over the plot, so labels are never covered.
+    p.fillRect(QRect(0, 0, g.left, height), kGutter);
+    p.setPen(kLine);
+    p.drawLine(g.left - 1, 0, g.left - 1, height);
+    const QFontMetrics fm(font_), bfm(boldFont_);
+    for (int r = first; r <= last && r < int(rows.size()); ++r) {
+        const TrackModel::Row& row = rows[size_t(r)];
+        const int y = g.rowY(r);
+        const int h = G::rowHeight(row.kind);
+        if (row.kind == TrackModel::RowKind::ProcessHeader) {
+            p.fillRect(QRect(0, y, width, h), kHeader);
+            p.setFont(boldFont_);
+            p.setPen(kText);
+            const QString mark =
+                model_.isCollapsed(row.process) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+            p.drawText(QRect(6, y, width - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
+                       mark + model_.processLabel(row.process));
+            continue;
+        }
+        const bool firstOfTrack = r == 0 || rows[size_t(r - 1)].track != row.track;
+        if (!firstOfTrack) continue;
+        p.setFont(font_);
+        p.setPen(kText);
+        const QString label =
+            fm.elidedText(model_.trackLabel(row.track), Qt::ElideRight, g.left - 24);
+        p.drawText(QRect(16, y, g.left - 20, G::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   label);
+    }
+}
+
+void TimelinePainter::paintSlices(const TrackModel::Row& row, const TimelineGeometry& g, int y) {
+    const TrackLevel& lv = model_.level(row);
+    const std::vector<uint8_t>& styles = model_.levelStyles(row);
+    const int top = y + 1, h = G::kSliceHeight - 2;
+    const size_t n = lv.size();
+    int runStart = 0, runEnd = 0;
+    int runStyle = -1;
+    auto flush = [&] {
+        if (runStyle >= 0)
+            batches_[size_t(runStyle)].emplace_back(runStart, top, runEnd - runStart, h);
+        runStyle = -1;
+    };
+    for (size_t i = lv.firstEndingAtOrAfter(g.t0); i < n && lv.start[i] <= g.t1;) {
+        auto [a, b] = g.columns(lv.start[i], lv.end[i]);
+        const int style = styles[i];
+        if (b - a >= kWide) {
+            flush();
+            batches_[size_t(style)].emplace_back(a, top, b - a - 1, h);
+            if (b - a >= kLabelMinWidth)
+                labels_.push_back({QRect(a, top, b - a - 1, h), lv.row[i]});
+        } else if (style == runStyle && a <= runEnd) {
+            runEnd = std::max(runEnd, b);
+        } else {
+            flush();
+            runStart = a;
+            runEnd = b;
+            runStyle = style;
+        }
+        // Every further slice ending before the last filled column would land on filled pixels
+        // (a wide slice leaves its last column empty as a gap).
+        i = lv.firstEndingAtOrAfter(g.timeAt(b - (b - a >= kWide ? 1 : 0)), i + 1);
+    }
+    flush();
+}
+
+void TimelinePainter::paintLabels(QPainter& p) {
+    if (labels_.empty()) return;
+    p.setFont(font_);
+    p.setPen(kText);
+    const QFontMetrics fm(font_);
+    for (const Label& l : labels_) {
+        const QRect text = l.rect.adjusted(3, 0, -2, 0);
+        const QString& name = nameText(l.event);
+        const EventTable& ev = model_.doc().events();
+        const uint32_t id = ev.kinds[l.event].name == ValueKind::String ? ev.name[l.event] : 0;
+        if (nameWidths_[id] <= text.width())
+            p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, name);
+        else
+            p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(name, Qt::ElideRight, text.width()));
+    }
+}
+
+void TimelinePainter::paintUnresolved(QPainter& p, const QRect& r) {
+    p.fillRect(r, sliceColor(SliceStyle::KernelUnresolved));
+    if (r.width() > 6) p.fillRect(r, unresolvedHatch());
+    p.setPen(unresolvedOutline());
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r.adjusted(0, 0, -1, -1));
+}
+
+void TimelinePainter::paintHighlights(QPainter& p, const TrackModel::Row& row,
+                                      const TimelineGeometry& g, int y) {
+    const TrackModel::Highlights& hl = model_.highlights(row);
+    const size_t n = hl.index.size();
+    if (n == 0) return;
+    auto cols = [&](size_t k) { return g.columns(hl.start[k], hl.end[k], G::kUnresolvedMinWidth); };
+    const QRect clip(g.left, y, g.right - g.left, G::kSliceHeight);
+    // Touching highlights merge into one run, so a dense stretch reads as one bar. Those ending
+    // inside the run are skipped with one search; the last of them can only widen it. Kernels too
+    // thin to see get a band across the top of the row instead of the full height, so a stretch
+    // full of them still shows what else runs there.
+    const double minNs = g.nsPerPixel() * G::kUnresolvedMinWidth;
+    int runA = 0, runB = -1;
+    bool runThin = false;
+    auto flush = [&] {
+        if (runB <= runA) return;
+        const int h = runThin ? kUnresolvedBand : G::kSliceHeight - 2;
+        paintUnresolved(p, QRect(runA, y + 1, runB - runA, h).intersected(clip));
+    };
+    for (size_t k = gallopLowerBound(hl.end, g.t0, 0); k < n && hl.start[k] <= g.t1;) {
+        auto [a, b] = cols(k);
+        const bool thin = double(hl.end[k] - hl.start[k]) < minNs;
+        if (a <= runB && thin == runThin) {
+            runB = std::max(runB, b);
+        } else {
+            flush();
+            runA = a;
+            runB = b;
+            runThin = thin;
+        }
+        const size_t next = gallopLowerBound(hl.end, g.timeAt(runB), k + 1);
+        if (next - k > 1) runB = std::max(runB, cols(next - 1).second);
+        k = next;
+    }
+    flush();
+}
+
+void TimelinePainter::paintInstants(QPainter& p, const TrackModel::Row& row,
+                                    const TimelineGeometry& g, int y) {
+    const Track& tr = model_.doc().tracks.tracks()[row.track];
+    const auto& ts = tr.instantTs;
+    p.setPen(Qt::NoPen);
+    p.setBrush(sliceColor(SliceStyle::Instant));
+    auto it = std::lower_bound(ts.begin(), ts.end(), g.t0);
+    while (it != ts.end() && *it <= g.t1) {
+        const int x = int(std::floor(g.xOf(*it)));
+        p.drawRect(QRect(x - 1, y + 2, 3, G::kInstantHeight - 4));
+        it = std::lower_bound(it + 1, ts.end(), g.timeAt(x + 2));
+    }
+}
+
+void TimelinePainter::paintRuler(QPainter& p, const TimelineGeometry& g, int width,
+                                 int64_t origin) const {
+    const int h = G::kRulerHeight;
+    p.fillRect(QRect(0, 0, width, h), QColor(0xfa, 0xfa, 0xfb));
+    p.setPen(kLine);
+    p.drawLine(0, h - 1, width, h - 1);
+    // 1-2-5 steps, about 110 px apart.
+    const double target = g.nsPerPixel() * 110;
+    int64_t step = 1;
+    for (int64_t mag = 1; step < target; mag *= 10) {
+        for (int64_t m : {1, 2, 5}) {
+            step = m * mag;
+            if (step >= target) break;
+        }
+        if (mag > INT64_MAX / 100) break;
+    }
+    p.setFont(font_);
+    const int64_t rel0 = g.t0 - origin;
+    int64_t tick = (rel0 >= 0 ? rel0 / step : -((-rel0 + step - 1) / step)) * step;
+    const int64_t magnitude = std::max(std::llabs(g.t0 - origin), std::llabs(g.t1 - origin));
+    for (; tick + origin <= g.t1; tick += step) {
+        const int x = int(std::lround(g.xOf(tick + origin)));
+        if (x < g.left) continue;
+        p.setPen(kLine);
+        p.drawLine(x, h - 8, x, h - 1);
+        p.setPen(kText);
+        p.drawText(QRect(x + 3, 0, 120, h - 4), Qt::AlignBottom | Qt::AlignLeft,
+                   formatTick(tick, step, magnitude));
+    }
+    p.fillRect(QRect(0, 0, g.left, h), kGutter);
+    p.setPen(kText);
+    p.drawText(QRect(8, 0, g.left - 12, h - 2), Qt::AlignVCenter | Qt::AlignLeft,
+               QStringLiteral("window %1").arg(formatDuration(g.t1 - g.t0)));
+    p.setPen(kLine);
+    p.drawLine(g.left - 1, 0, g.left - 1, h);
+}

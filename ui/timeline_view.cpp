@@ -1,0 +1,424 @@
+#include "timeline_view.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <cmath>
+
+#include "diagnostic.h"
+
+using namespace stackline;
+using G = TimelineGeometry;
+
+namespace {
+
+constexpr double kZoomStep = 0.7;
+constexpr double kPanStep = 0.15;
+constexpr int kHitTolerancePx = 3;
+constexpr int kDragThresholdPx = 4;
+
+}  // namespace
+
+TimelineView::TimelineView(ZoomControl* zoom, QWidget* parent)
+    : QAbstractScrollArea(parent), zoom_(zoom) {
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::StrongFocus);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    verticalScrollBar()->setSingleStep(G::kSliceHeight);
+    connect(zoom_, &ZoomControl::windowChanged, this, [this] {
+        updateGeometryFromZoom();
+        cacheValid_ = false;
+        viewport()->update();
+    });
+    updateGeometryFromZoom();
+}
+
+void TimelineView::setModel(std::shared_ptr<TrackModel> model) {
+    model_ = std::move(model);
+    painter_ = model_ ? std::make_unique<TimelinePainter>(*model_) : nullptr;
+    selected_ = kNoRow;
+    highlighted_.clear();
+    range_.reset();
+    verticalScrollBar()->setValue(0);
+    relayout();
+}
+
+void TimelineView::setPlaceholder(const QString& text) {
+    placeholder_ = text;
+    viewport()->update();
+}
+
+void TimelineView::relayout() {
+    if (model_)
+        geom_.layoutRows(*model_);
+    else
+        geom_ = TimelineGeometry{};
+    const int page = std::max(0, viewport()->height() - G::kRulerHeight);
+    verticalScrollBar()->setPageStep(page);
+    verticalScrollBar()->setRange(0, std::max(0, geom_.contentHeight - page));
+    geom_.scrollY = verticalScrollBar()->value();
+    updateGeometryFromZoom();
+    cacheValid_ = false;
+    viewport()->update();
+}
+
+void TimelineView::updateGeometryFromZoom() {
+    geom_.t0 = zoom_->windowStart();
+    geom_.t1 = zoom_->windowEnd();
+    geom_.left = G::kGutterWidth;
+    geom_.right = std::max(geom_.left + 1, viewport()->width());
+}
+
+void TimelineView::resizeEvent(QResizeEvent* e) {
+    QAbstractScrollArea::resizeEvent(e);
+    relayout();
+}
+
+void TimelineView::scrollContentsBy(int, int) {
+    geom_.scrollY = verticalScrollBar()->value();
+    cacheValid_ = false;
+    viewport()->update();
+}
+
+void TimelineView::renderTracks(QPainter& p, QSize size) {
+    if (!painter_) return;
+    TimelineGeometry g = geom_;
+    g.right = std::max(g.left + 1, size.width());
+    painter_->paintTracks(p, g, size.width(), size.height());
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(viewport());
+    if (!model_) {
+        p.fillRect(viewport()->rect(), palette().window());
+        p.setPen(palette().text().color());
+        p.drawText(viewport()->rect(), Qt::AlignCenter, placeholder_);
+        return;
+    }
+    const qreal dpr = viewport()->devicePixelRatioF();
+    const QSize size = viewport()->size();
+    if (!cacheValid_ || cache_.size() != size * dpr) {
+        cache_ = QImage(size * dpr, QImage::Format_RGB32);
+        cache_.setDevicePixelRatio(dpr);
+        QPainter cp(&cache_);
+        painter_->paintTracks(cp, geom_, size.width(), size.height());
+        cacheValid_ = true;
+    }
+    p.drawImage(0, 0, cache_);
+    paintOverlay(p);
+    painter_->paintRuler(p, geom_, size.width(), zoom_->traceStart());
+    if (range_) {
+        // The dragged range's length, in the ruler.
+        const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
+        const QRect band(std::max(a, geom_.left), 0, std::max(1, b - std::max(a, geom_.left)),
+                         G::kRulerHeight);
+        p.fillRect(band, QColor(40, 110, 220, 70));
+        // On a plate of its own, so the tick labels underneath do not garble it.
+        const QString text = formatDuration(range_->second - range_->first);
+        QRect plate = p.fontMetrics().boundingRect(text).adjusted(-4, -1, 4, 1);
+        plate.moveCenter(band.center());
+        p.fillRect(plate, QColor(0xf4, 0xf8, 0xff));
+        p.setPen(QColor(20, 60, 140));
+        p.drawRect(plate.adjusted(0, 0, -1, -1));
+        p.drawText(plate, Qt::AlignCenter, text);
+    }
+}
+
+void TimelineView::setHighlightedEvents(std::vector<uint32_t> rows) {
+    highlighted_ = std::move(rows);
+    viewport()->update();
+}
+
+void TimelineView::paintOverlay(QPainter& p) {
+    p.save();
+    p.setClipRect(QRect(geom_.left, G::kRulerHeight, geom_.right - geom_.left,
+                        viewport()->height() - G::kRulerHeight));
+    if (range_) {
+        const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
+        p.fillRect(QRect(a, G::kRulerHeight, std::max(1, b - a), viewport()->height()),
+                   QColor(40, 110, 220, 40));
+    }
+    if (!highlighted_.empty()) {
+        p.setBrush(QColor(255, 200, 0, 90));
+        p.setPen(QPen(QColor(230, 120, 0), 2));
+        for (uint32_t row : highlighted_) {
+            QRect r = eventRect(row);
+            if (r.isEmpty()) continue;
+            if (r.width() < 3) r.adjust(-1, 0, 1, 0);  // thin kernels stay visible
+            p.drawRect(r.adjusted(-1, -1, 0, 0));
+        }
+    }
+    if (selected_ != kNoRow) {
+        const Document& doc = model_->doc();
+        // The compiled region around the launch: dashed, so it reads as context, not selection.
+        const uint32_t region = doc.compiledRegionFor(selected_);
+        if (region != UINT32_MAX && region != selected_) {
+            const QRect r = eventRect(region);
+            if (!r.isEmpty()) {
+                p.setBrush(Qt::NoBrush);
+                p.setPen(QPen(sliceColor(SliceStyle::CompiledRegion).darker(170), 2, Qt::DashLine));
+                p.drawRect(r.adjusted(0, 0, -1, -1));
+            }
+        }
+        paintFlows(p);
+        const QRect r = eventRect(selected_);
+        if (!r.isEmpty()) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(QColor(255, 255, 255), 1));
+            p.drawRect(r.adjusted(-1, -1, 0, 0));
+            p.setPen(QPen(selectionColor(), 2));
+            p.drawRect(r.adjusted(-2, -2, 1, 1));
+        }
+    }
+    p.restore();
+}
+
+void TimelineView::paintFlows(QPainter& p) {
+    const Document& doc = model_->doc();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (uint32_t l : doc.flows.linksOf(selected_)) {
+        const FlowLink& link = doc.flows.links()[l];
+        const QRect from = eventRect(link.from), to = eventRect(link.to);
+        if (from.isEmpty() || to.isEmpty()) continue;
+        const bool ac2g = doc.events().strings.at(link.cat) == "ac2g";
+        const QColor color = ac2g ? QColor(0xd0, 0x5a, 0x00) : QColor(0x7a, 0x3d, 0xb8);
+        // From the launch's start to the kernel's start, curving vertically between the rows.
+        const QPointF a(from.left(), from.center().y()), b(to.left(), to.center().y());
+        const qreal bend = std::max<qreal>(24, std::abs(b.y() - a.y()) / 2);
+        QPainterPath path(a);
+        const qreal dir = b.y() >= a.y() ? 1 : -1;
+        path.cubicTo(a + QPointF(0, dir * bend), b - QPointF(0, dir * bend), b);
+        p.setPen(QPen(color, 1.6));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        // Arrowhead pointing into the finish.
+        QPolygonF head;
+        head << b << b + QPointF(-4, -dir * 8) << b + QPointF(4, -dir * 8);
+        p.setBrush(color);
+        p.drawPolygon(head);
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+uint32_t TimelineView::eventAt(QPoint pos) const {
+    if (!model_ || pos.x() < geom_.left) return kNoRow;
+    const int r = geom_.rowAt(*model_, pos.y());
+    if (r < 0) return kNoRow;
+    const TrackModel::Row& row = model_->rows()[size_t(r)];
+    const int64_t t = geom_.timeAt(pos.x() + 0.5);
+    const int64_t tol = int64_t(std::ceil(geom_.nsPerPixel() * kHitTolerancePx));
+    // The nearest of two candidates within the tolerance: what ends (or is) before t and what
+    // starts after it.
+    auto nearest = [&](int64_t before, uint32_t rowBefore, int64_t after, uint32_t rowAfter) {
+        const int64_t db = rowBefore == kNoRow ? INT64_MAX : t - before;
+        const int64_t da = rowAfter == kNoRow ? INT64_MAX : after - t;
+        if (std::min(db, da) > tol) return kNoRow;
+        return db <= da ? rowBefore : rowAfter;
+    };
+    if (row.kind == TrackModel::RowKind::Instants) {
+        const Track& tr = model_->doc().tracks.tracks()[row.track];
+        const auto& ts = tr.instantTs;
+        const size_t i = size_t(std::lower_bound(ts.begin(), ts.end(), t) - ts.begin());
+        return nearest(i > 0 ? ts[i - 1] : 0, i > 0 ? tr.instantRow[i - 1] : kNoRow,
+                       i < ts.size() ? ts[i] : 0, i < ts.size() ? tr.instantRow[i] : kNoRow);
+    }
+    if (row.kind != TrackModel::RowKind::Slices) return kNoRow;
+    const TrackLevel& lv = model_->level(row);
+    // Unresolved kernels are painted wider than they are; what is painted is what is hit.
+    const TrackModel::Highlights& hl = model_->highlights(row);
+    for (size_t h = gallopLowerBound(hl.end, t - 2 * tol, 0);
+         h < hl.index.size() && hl.start[h] <= t + 2 * tol; ++h) {
+        auto [a, b] = geom_.columns(hl.start[h], hl.end[h], G::kUnresolvedMinWidth);
+        if (pos.x() >= a && pos.x() < b) return lv.row[hl.index[h]];
+    }
+    // Slices on one level do not overlap: the one containing t, else the nearest neighbour.
+    const size_t i = lv.firstEndingAtOrAfter(t);
+    if (i < lv.size() && lv.start[i] <= t) return lv.row[i];
+    return nearest(i > 0 ? lv.end[i - 1] : 0, i > 0 ? lv.row[i - 1] : kNoRow,
+                   i < lv.size() ? lv.start[i] : 0, i < lv.size() ? lv.row[i] : kNoRow);
+}
+
+QRect TimelineView::eventRect(uint32_t row) const {
+    if (!model_ || row == kNoRow) return {};
+    const int r = model_->rowOf(row);
+    if (r < 0) return {};
+    const Document& doc = model_->doc();
+    const int y = geom_.rowY(r);
+    const int64_t ts = doc.events().tsNs[row];
+    if (doc.tracks.isInstant(row)) {
+        const int x = int(std::floor(geom_.xOf(ts)));
+        return QRect(x - 1, y + 2, 3, G::kInstantHeight - 4);
+    }
+    const int minWidth =
+        model_->styleOf(row) == SliceStyle::KernelUnresolved ? G::kUnresolvedMinWidth : 1;
+    auto [a, b] = geom_.columns(ts, ts + std::max<int64_t>(0, doc.events().durNs[row]), minWidth);
+    return QRect(a, y + 1, b - a, G::kSliceHeight - 2);
+}
+
+void TimelineView::selectEvent(uint32_t row) {
+    if (row == selected_) return;
+    selected_ = row;
+    viewport()->update();
+    emit selectionChanged(row);
+}
+
+void TimelineView::revealEvent(uint32_t row) {
+    if (!model_ || row == kNoRow) return;
+    const Document& doc = model_->doc();
+    const uint32_t track = doc.tracks.trackOf(row);
+    if (track == kNoTrack) return;
+    const uint32_t process = doc.tracks.tracks()[track].process;
+    if (model_->isCollapsed(process)) {
+        model_->setCollapsed(process, false);
+        relayout();
+    }
+    const int64_t s = doc.events().tsNs[row];
+    const int64_t e =
+        doc.tracks.isInstant(row) ? s : s + std::max<int64_t>(0, doc.events().durNs[row]);
+    if (e - s > zoom_->windowDuration()) {
+        const int64_t pad = (e - s) / 10 + 1;
+        zoom_->setWindow(s - pad, e + pad);
+    } else if (s < zoom_->windowStart() || e > zoom_->windowEnd()) {
+        zoom_->centreOn(s + (e - s) / 2);
+    }
+    const int r = model_->rowOf(row);
+    const int top = geom_.rowTop[size_t(r)];
+    const int page = viewport()->height() - G::kRulerHeight;
+    if (top < geom_.scrollY || top + G::kSliceHeight > geom_.scrollY + page)
+        verticalScrollBar()->setValue(top - page / 2);
+}
+
+int64_t TimelineView::anchorTime() const {
+    const QPoint pos = viewport()->mapFromGlobal(QCursor::pos());
+    if (viewport()->rect().contains(pos) && pos.x() >= geom_.left) return geom_.timeAt(pos.x());
+    return zoom_->windowStart() + zoom_->windowDuration() / 2;
+}
+
+void TimelineView::zoomAround(double factor) {
+    zoom_->zoomAt(anchorTime(), factor);
+}
+void TimelineView::zoomIn() {
+    zoomAround(kZoomStep);
+}
+void TimelineView::zoomOut() {
+    zoomAround(1 / kZoomStep);
+}
+void TimelineView::panLeft() {
+    zoom_->panBy(-int64_t(double(zoom_->windowDuration()) * kPanStep));
+}
+void TimelineView::panRight() {
+    zoom_->panBy(int64_t(double(zoom_->windowDuration()) * kPanStep));
+}
+void TimelineView::resetZoom() {
+    zoom_->reset();
+}
+
+void TimelineView::zoomToSelection() {
+    if (range_) {
+        zoom_->setWindow(range_->first, range_->second);
+        range_.reset();
+        viewport()->update();
+        return;
+    }
+    if (!model_ || selected_ == kNoRow) return;
+    const EventTable& ev = model_->doc().events();
+    const int64_t s = ev.tsNs[selected_], d = std::max<int64_t>(ev.durNs[selected_], 100);
+    zoom_->setWindow(s - d / 10, s + d + d / 10);
+    revealEvent(selected_);
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    pressPos_ = e->position().toPoint();
+    pressWindowStart_ = zoom_->windowStart();
+    pressScroll_ = verticalScrollBar()->value();
+    const bool rangeDrag = (e->modifiers() & Qt::ShiftModifier) || pressPos_.y() < G::kRulerHeight;
+    drag_ = rangeDrag && pressPos_.x() >= geom_.left ? Drag::Range : Drag::Pending;
+    rangeAnchor_ = geom_.timeAt(pressPos_.x());
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+    const QPoint pos = e->position().toPoint();
+    if (drag_ == Drag::Pending && (pos - pressPos_).manhattanLength() >= kDragThresholdPx) {
+        drag_ = Drag::Pan;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    }
+    if (drag_ == Drag::Pan) {
+        const int64_t dt = int64_t(double(pos.x() - pressPos_.x()) * geom_.nsPerPixel());
+        zoom_->setWindow(pressWindowStart_ - dt, pressWindowStart_ - dt + zoom_->windowDuration());
+        verticalScrollBar()->setValue(pressScroll_ - (pos.y() - pressPos_.y()));
+    } else if (drag_ == Drag::Range) {
+        const int64_t t = geom_.timeAt(std::max(pos.x(), geom_.left));
+        range_ = std::make_pair(std::min(t, rangeAnchor_), std::max(t, rangeAnchor_));
+        viewport()->update();
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    const Drag drag = drag_;
+    drag_ = Drag::None;
+    viewport()->unsetCursor();
+    if (drag == Drag::Range) {
+        if (range_ && geom_.xOf(range_->second) - geom_.xOf(range_->first) < 2) range_.reset();
+        viewport()->update();
+        return;
+    }
+    if (drag != Drag::Pending || !model_) return;
+    const QPoint pos = e->position().toPoint();
+    const int r = geom_.rowAt(*model_, pos.y());
+    if (r >= 0 && model_->rows()[size_t(r)].kind == TrackModel::RowKind::ProcessHeader) {
+        const uint32_t process = model_->rows()[size_t(r)].process;
+        model_->setCollapsed(process, !model_->isCollapsed(process));
+        relayout();
+        return;
+    }
+    range_.reset();
+    selectEvent(eventAt(pos));
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
+    const uint32_t row = eventAt(e->position().toPoint());
+    if (row == kNoRow) return;
+    selectEvent(row);
+    zoomToSelection();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e) {
+    const QPoint delta = e->angleDelta();
+    if (e->modifiers() & Qt::ControlModifier) {
+        const int64_t anchor = geom_.timeAt(std::max<qreal>(e->position().x(), geom_.left));
+        zoom_->zoomAt(anchor, std::pow(0.85, delta.y() / 120.0));
+    } else if ((e->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        zoom_->panBy(-int64_t(double(zoom_->windowDuration()) * 0.1 * d / 120.0));
+    } else {
+        QAbstractScrollArea::wheelEvent(e);
+        return;
+    }
+    e->accept();
+}
+
+bool TimelineView::viewportEvent(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && model_) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const uint32_t row = eventAt(help->pos());
+        if (row == kNoRow) {
+            QToolTip::hideText();
+        } else {
+            const Document& doc = model_->doc();
+            QString text = doc.name(row).toHtmlEscaped() + QStringLiteral("<br>") +
+                           QString::fromUtf8(doc.events().catOf(row).data(),
+                                             qsizetype(doc.events().catOf(row).size()));
+            if (!doc.tracks.isInstant(row))
+                text += QStringLiteral(" · ") + formatDuration(doc.events().durNs[row]);
+            if (doc.isKernel(row)) text += QStringLiteral(" · ") + statusText(doc.status(row));
+            QToolTip::showText(help->globalPos(), text, viewport());
+        }
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(e);
+}

@@ -1,0 +1,138 @@
+#include "track_model.h"
+
+#include <unordered_map>
+
+using namespace stackline;
+
+namespace {
+
+SliceStyle categoryStyle(std::string_view cat) {
+    static const std::unordered_map<std::string_view, SliceStyle> styles = {
+        {"cpu_op", SliceStyle::CpuOp},
+        {"Operator", SliceStyle::CpuOp},
+        {"user_annotation", SliceStyle::UserAnnotation},
+        {"python_function", SliceStyle::PythonFunction},
+        {"cuda_runtime", SliceStyle::Runtime},
+        {"cuda_driver", SliceStyle::Runtime},
+        {"Runtime", SliceStyle::Runtime},
+        {"xpu_runtime", SliceStyle::Runtime},
+        {"xpu_driver", SliceStyle::Runtime},
+        {"privateuse1_runtime", SliceStyle::Runtime},
+        {"privateuse1_driver", SliceStyle::Runtime},
+        {"mtia_runtime", SliceStyle::Runtime},
+        {"cuda_sync", SliceStyle::Runtime},
+        {"cuda_event", SliceStyle::Runtime},
+        {"gpu_memcpy", SliceStyle::Memory},
+        {"gpu_memset", SliceStyle::Memory},
+        {"Memcpy", SliceStyle::Memory},
+        {"Memset", SliceStyle::Memory},
+        {"gpu_user_annotation", SliceStyle::GpuAnnotation},
+        {"overhead", SliceStyle::Overhead},
+        {"Trace", SliceStyle::Overhead},
+        {"cuda_profiler_range", SliceStyle::Overhead},
+    };
+    auto it = styles.find(cat);
+    return it == styles.end() ? SliceStyle::Other : it->second;
+}
+
+}  // namespace
+
+TrackModel::TrackModel(std::shared_ptr<const Document> doc) : doc_(std::move(doc)) {
+    const EventTable& ev = doc_->events();
+    const Provenance& prov = doc_->provenance;
+    // Styles by category id, computed once per distinct category.
+    std::vector<int16_t> byCat(ev.strings.size(), -1);
+    style_.assign(ev.size(), uint8_t(SliceStyle::Other));
+    for (uint32_t row = 0; row < ev.size(); ++row) {
+        if (doc_->tracks.trackOf(row) == kNoTrack) continue;
+        if (doc_->tracks.isInstant(row)) {
+            style_[row] = uint8_t(SliceStyle::Instant);
+            continue;
+        }
+        SliceStyle s = SliceStyle::Other;
+        if (ev.kinds[row].cat == ValueKind::String) {
+            int16_t& cached = byCat[ev.cat[row]];
+            if (cached < 0) cached = int16_t(categoryStyle(ev.strings.at(ev.cat[row])));
+            s = SliceStyle(cached);
+        }
+        if (prov.isGpuKernel(ev, row)) {
+            switch (prov.status(ev, row)) {
+                case KernelStatus::Annotated:
+                    s = SliceStyle::KernelAnnotated;
+                    break;
+                case KernelStatus::Unresolved:
+                    s = SliceStyle::KernelUnresolved;
+                    break;
+                case KernelStatus::Outside:
+                    s = SliceStyle::KernelOutside;
+                    break;
+            }
+        } else if (s == SliceStyle::CpuOp &&
+                   (isCompiledRegion(ev, row) || ev.nameOf(row) == "CompiledFunction")) {
+            s = SliceStyle::CompiledRegion;
+        }
+        style_[row] = uint8_t(s);
+    }
+
+    const auto& tracks = doc_->tracks.tracks();
+    highlights_.resize(tracks.size());
+    levelStyles_.resize(tracks.size());
+    for (size_t t = 0; t < tracks.size(); ++t) {
+        highlights_[t].resize(tracks[t].levels.size());
+        levelStyles_[t].resize(tracks[t].levels.size());
+        for (size_t l = 0; l < tracks[t].levels.size(); ++l) {
+            const TrackLevel& lv = tracks[t].levels[l];
+            std::vector<uint8_t>& styles = levelStyles_[t][l];
+            styles.resize(lv.size());
+            for (uint32_t i = 0; i < lv.size(); ++i) {
+                styles[i] = style_[lv.row[i]];
+                if (styles[i] != uint8_t(SliceStyle::KernelUnresolved)) continue;
+                Highlights& h = highlights_[t][l];
+                h.index.push_back(i);
+                h.start.push_back(lv.start[i]);
+                h.end.push_back(lv.end[i]);
+            }
+        }
+    }
+    collapsed_.assign(doc_->tracks.processes().size(), 0);
+    layout();
+}
+
+void TrackModel::layout() {
+    rows_.clear();
+    const auto& tracks = doc_->tracks.tracks();
+    firstRowOfTrack_.assign(tracks.size(), -1);
+    const auto& procs = doc_->tracks.processes();
+    for (uint32_t p = 0; p < procs.size(); ++p) {
+        rows_.push_back({RowKind::ProcessHeader, p, kNoTrack, 0});
+        if (collapsed_[p]) continue;
+        for (uint32_t t : procs[p].tracks) {
+            firstRowOfTrack_[t] = int(rows_.size());
+            for (size_t l = 0; l < tracks[t].levels.size(); ++l)
+                rows_.push_back({RowKind::Slices, p, t, uint16_t(l)});
+            if (!tracks[t].instantTs.empty()) rows_.push_back({RowKind::Instants, p, t, 0});
+        }
+    }
+}
+
+void TrackModel::setCollapsed(uint32_t process, bool collapsed) {
+    if (process >= collapsed_.size() || bool(collapsed_[process]) == collapsed) return;
+    collapsed_[process] = collapsed;
+    layout();
+}
+
+int TrackModel::rowOf(uint32_t event) const {
+    const TrackIndex& ix = doc_->tracks;
+    const uint32_t t = ix.trackOf(event);
+    if (t == kNoTrack || firstRowOfTrack_[t] < 0) return -1;
+    if (ix.isInstant(event)) return firstRowOfTrack_[t] + int(ix.tracks()[t].levels.size());
+    return firstRowOfTrack_[t] + ix.levelOf(event);
+}
+
+QString TrackModel::processLabel(uint32_t process) const {
+    return QString::fromStdString(doc_->tracks.processes()[process].label());
+}
+
+QString TrackModel::trackLabel(uint32_t track) const {
+    return QString::fromStdString(doc_->tracks.tracks()[track].name);
+}
