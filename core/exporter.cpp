@@ -113,9 +113,16 @@ uint64_t outputSize(const Trace& trace, const Provenance& p, const Part& part) {
     if (top && top->offset >= part.begin && top->offset < part.end)
         size += top->text.size() - top->remove;
     std::vector<Edit> edits;
+    uint64_t released = part.begin;
     for (uint32_t row = part.rowBegin; p.applied && row < part.rowEnd; ++row) {
         rowEdits(trace, p, row, edits);
         for (const Edit& e : edits) size += e.text.size() - e.remove;
+        // Finding event ends reads every page once; hand them back as the scan moves on.
+        uint64_t at = trace.events.begin[row];
+        if (at - released > (16u << 20)) {
+            trace.bytes.release(released, at);
+            released = at;
+        }
     }
     return size;
 }
