@@ -130,8 +130,7 @@ HotspotsPanel::HotspotsPanel(QWidget* parent) : QWidget(parent) {
     connect(table_, &TablePanel::rowActivated, this, &HotspotsPanel::selectLine);
     connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                if (current.isValid())
-                    selectLine(table_->proxy()->mapToSource(current).row());
+                if (current.isValid()) selectLine(table_->proxy()->mapToSource(current).row());
             });
 
     auto* right = new QWidget;
@@ -214,9 +213,11 @@ void HotspotsPanel::selectLine(int sourceRow) {
                      [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
     kernels_->clear();
     for (const auto& [name, a] : sorted) {
-        auto* item = new QListWidgetItem(
-            tr("%1  ×%2  %3").arg(QString::fromStdString(name)).arg(a.count).arg(formatDuration(a.ns)),
-            kernels_);
+        auto* item = new QListWidgetItem(tr("%1  ×%2  %3")
+                                             .arg(QString::fromStdString(name))
+                                             .arg(a.count)
+                                             .arg(formatDuration(a.ns)),
+                                         kernels_);
         item->setData(kRowRole, a.first);
     }
     summary_->setText(tr("<b>%1:%2</b> in %3 — %4 launches of %5 kernels, self %6 µs, total %7 µs")
@@ -228,5 +229,6 @@ void HotspotsPanel::selectLine(int sourceRow) {
                           .arg(us(l.selfUs), us(l.totalUs)));
     emit kernelsHighlighted(l.rows);
     if (l.line > 0)
-        emit sourceRequested(QString::fromStdString(l.file), l.line, QString::fromStdString(l.code));
+        emit sourceRequested(QString::fromStdString(l.file), l.line,
+                             QString::fromStdString(l.code));
 }

@@ -1,6 +1,7 @@
 // The main window: timeline and details side by side, the Kernels / Unresolved / Diagnostics /
-// Hotspots / Source tabs below, search in the tool bar, file and kernel-information names in the status bar. Loading and
-// exporting run as BackgroundJobs with progress and Cancel; a failed load keeps the open trace.
+// Hotspots / Source tabs below, search in the tool bar, file and kernel-information names in the
+// status bar. Loading and exporting run as BackgroundJobs with progress and Cancel; a failed load
+// keeps the open trace.
 #pragma once
 
 #include <QMainWindow>

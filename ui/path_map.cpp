@@ -53,10 +53,9 @@ void addPathMapping(const QString& traceFolder, const PathMapping& mapping) {
     const QString key = folderKey(traceFolder);
     QStringList entries = all.value(key).toStringList();
     const QString from = clean(mapping.from);
-    entries.erase(std::remove_if(entries.begin(), entries.end(),
-                                 [&](const QString& e) {
-                                     return e.section(QLatin1Char('\n'), 0, 0) == from;
-                                 }),
+    entries.erase(std::remove_if(
+                      entries.begin(), entries.end(),
+                      [&](const QString& e) { return e.section(QLatin1Char('\n'), 0, 0) == from; }),
                   entries.end());
     entries.prepend(from + QLatin1Char('\n') + clean(mapping.to));
     all.insert(key, entries);

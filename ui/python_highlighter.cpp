@@ -2,7 +2,7 @@
 
 namespace {
 
-QTextCharFormat format(const QColor& color, bool bold = false, bool italic = false) {
+QTextCharFormat makeFormat(const QColor& color, bool bold = false, bool italic = false) {
     QTextCharFormat f;
     f.setForeground(color);
     if (bold) f.setFontWeight(QFont::Bold);
@@ -36,8 +36,8 @@ PythonHighlighter::PythonHighlighter(QTextDocument* parent) : QSyntaxHighlighter
         QStringLiteral("float"), QStringLiteral("str"),        QStringLiteral("list"),
         QStringLiteral("dict"),  QStringLiteral("isinstance"), QStringLiteral("enumerate"),
         QStringLiteral("zip"),   QStringLiteral("tuple"),      QStringLiteral("set")};
-    const QTextCharFormat kw = format(QColor(0x00, 0x33, 0xb3), true);
-    const QTextCharFormat bi = format(QColor(0x87, 0x10, 0x94));
+    const QTextCharFormat kw = makeFormat(QColor(0x00, 0x33, 0xb3), true);
+    const QTextCharFormat bi = makeFormat(QColor(0x87, 0x10, 0x94));
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(") + keywords.join(QLatin1Char('|')) +
                                          QStringLiteral(")\\b")),
                       kw});
@@ -45,14 +45,14 @@ PythonHighlighter::PythonHighlighter(QTextDocument* parent) : QSyntaxHighlighter
                                          QStringLiteral(")\\b")),
                       bi});
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:def|class)\\s+(\\w+)")),
-                      format(QColor(0x00, 0x62, 0x7a), true), 1});
+                      makeFormat(QColor(0x00, 0x62, 0x7a), true), 1});
     rules_.push_back({QRegularExpression(QStringLiteral("^\\s*@[\\w.]+")),
-                      format(QColor(0x9e, 0x88, 0x0d))});
-    rules_.push_back(
-        {QRegularExpression(QStringLiteral("\\b(?:0[xX][0-9a-fA-F_]+|\\d[\\d_]*\\.?\\d*(?:[eE][+-]?\\d+)?j?)\\b")),
-         format(QColor(0x17, 0x50, 0xeb))});
-    string_ = format(QColor(0x06, 0x7d, 0x17));
-    comment_ = format(QColor(0x8c, 0x8c, 0x8c), false, true);
+                      makeFormat(QColor(0x9e, 0x88, 0x0d))});
+    rules_.push_back({QRegularExpression(QStringLiteral(
+                          "\\b(?:0[xX][0-9a-fA-F_]+|\\d[\\d_]*\\.?\\d*(?:[eE][+-]?\\d+)?j?)\\b")),
+                      makeFormat(QColor(0x17, 0x50, 0xeb))});
+    string_ = makeFormat(QColor(0x06, 0x7d, 0x17));
+    comment_ = makeFormat(QColor(0x8c, 0x8c, 0x8c), false, true);
 }
 
 void PythonHighlighter::highlightBlock(const QString& text) {

@@ -6,15 +6,77 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPaintEvent>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTextBlock>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "path_map.h"
 #include "python_highlighter.h"
 
 namespace {
+
+// A read-only editor with line numbers in a gutter.
+class CodeEditor : public QPlainTextEdit {
+public:
+    CodeEditor() : gutter_(new Gutter(this)) {
+        connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateMargin(); });
+        connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& r, int dy) {
+            if (dy)
+                gutter_->scroll(0, dy);
+            else
+                gutter_->update(0, r.y(), gutter_->width(), r.height());
+        });
+        updateMargin();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QPlainTextEdit::resizeEvent(e);
+        const QRect cr = contentsRect();
+        gutter_->setGeometry(QRect(cr.left(), cr.top(), gutterWidth(), cr.height()));
+    }
+
+private:
+    class Gutter : public QWidget {
+    public:
+        explicit Gutter(CodeEditor* e) : QWidget(e), editor_(e) {}
+        QSize sizeHint() const override { return {editor_->gutterWidth(), 0}; }
+
+    protected:
+        void paintEvent(QPaintEvent* e) override { editor_->paintGutter(e); }
+
+    private:
+        CodeEditor* editor_;
+    };
+
+    int gutterWidth() const {
+        const int digits = int(QString::number(std::max(1, blockCount())).size());
+        return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * std::max(3, digits);
+    }
+    void updateMargin() { setViewportMargins(gutterWidth(), 0, 0, 0); }
+    void paintGutter(QPaintEvent* e) {
+        QPainter p(gutter_);
+        p.fillRect(e->rect(), QColor(0xf0, 0xf0, 0xf0));
+        p.setPen(QColor(0x99, 0x99, 0x99));
+        p.setFont(font());
+        QTextBlock block = firstVisibleBlock();
+        int top = int(blockBoundingGeometry(block).translated(contentOffset()).top());
+        while (block.isValid() && top <= e->rect().bottom()) {
+            const int height = int(blockBoundingRect(block).height());
+            if (block.isVisible() && top + height >= e->rect().top())
+                p.drawText(0, top, gutter_->width() - 5, height, Qt::AlignRight | Qt::AlignVCenter,
+                           QString::number(block.blockNumber() + 1));
+            block = block.next();
+            top += height;
+        }
+    }
+
+    Gutter* gutter_;
+};
 
 // Source files larger than this are not shown (a stack pointing into a generated blob).
 constexpr qint64 kMaxSourceBytes = 16 * 1024 * 1024;
@@ -41,7 +103,7 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     message_->setStyleSheet(QStringLiteral("color: #8a5a00"));
     layout->addWidget(message_);
-    editor_ = new QPlainTextEdit;
+    editor_ = new CodeEditor;
     editor_->setReadOnly(true);
     editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
     editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -103,8 +165,9 @@ void SourceView::reload() {
     if (!resolved_.isEmpty()) {
         heading_->setToolTip(resolved_);
         if (resolved_ != recorded_)
-            heading_->setText(heading_->text() + tr(" <span style=\"color:gray\">→ %1</span>")
-                                                     .arg(resolved_.toHtmlEscaped()));
+            heading_->setText(
+                heading_->text() +
+                tr(" <span style=\"color:gray\">→ %1</span>").arg(resolved_.toHtmlEscaped()));
         message_->clear();
         message_->hide();
         mapButton_->setVisible(resolved_ != recorded_);
@@ -141,6 +204,21 @@ void SourceView::reload() {
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
     sel.cursor = c;
     editor_->setExtraSelections({sel});
+}
+
+// Centring needs the final geometry: a hidden tab has none yet.
+void SourceView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    QTimer::singleShot(0, this, [this] {
+        if (line_ > 0) editor_->centerCursor();
+    });
+}
+
+void SourceView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    QTimer::singleShot(0, this, [this] {
+        if (line_ > 0) editor_->centerCursor();
+    });
 }
 
 void SourceView::markLine(int line) {

@@ -34,6 +34,10 @@ public:
     // The 1-based line the cursor (the marked line) is on.
     int markedLine() const;
 
+protected:
+    void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void reload();
     void markLine(int line);

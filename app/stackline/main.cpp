@@ -36,8 +36,8 @@ QString extractExample(const QString& dir) {
         const QString from = QStringLiteral(":/example/") + QLatin1String(name);
         const QString to = QDir(dir).filePath(QLatin1String(name));
         if (!QFile::copy(from, to)) return {};
-        QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
-                                      QFile::ReadOther);
+        QFile::setPermissions(
+            to, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     }
     return QDir(dir).filePath(QStringLiteral("example.pt.trace.json"));
 }
