@@ -115,7 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     json strict;
     bool isStrict = false;
-    if (stackline::fuzz::nestingDepth(traceText) < 300) {
+    if (traceText.find('\0') == std::string_view::npos && stackline::fuzz::nestingDepth(traceText) < 300) {
         strict = json::parse(traceText.begin(), traceText.end(), nullptr, false);
         isStrict = !strict.is_discarded();
     }

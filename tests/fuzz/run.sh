@@ -6,7 +6,7 @@
 #   tests/fuzz/run.sh SECONDS [TARGET...]     TARGET: trace_loader kernel_info graph_key annotate
 #
 # Environment: FUZZ_RUNS=N also stops a target after N executions; FUZZ_BUILD=dir (build-fuzz);
-# FUZZ_NICE=n (10). The working corpora stay in $FUZZ_BUILD/corpus/<target> between runs. Crash,
+# FUZZ_NICE=n (10); FUZZ_NO_BUILD=1 runs the targets as built (for runs side by side: build once). The working corpora stay in $FUZZ_BUILD/corpus/<target> between runs. Crash,
 # timeout and OOM inputs are written to $FUZZ_BUILD/artifacts/<target>/: minimise one with
 #   $FUZZ_BUILD/tests/fuzz/fuzz_<target> -minimize_crash=1 -runs=100000 <artifact>
 # and keep it in tests/data/malformed/fuzz-regressions/<target>/ (core.malformed loads them all).
@@ -20,13 +20,15 @@ targets=("$@")
 build=${FUZZ_BUILD:-build-fuzz}
 nice_level=${FUZZ_NICE:-10}
 
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSTACKLINE_FUZZ=ON -DSTACKLINE_GUI=OFF >/dev/null
-nice -n "$nice_level" ninja -C "$build" fuzzers
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+    CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DSTACKLINE_FUZZ=ON -DSTACKLINE_GUI=OFF >/dev/null
+    nice -n "$nice_level" ninja -C "$build" fuzzers
+fi
 
 data=tests/data
-seeds=$build/seeds
-rm -rf "$seeds"
+seeds=$(mktemp -d "$build/seeds.XXXXXX")  # one per run, so that runs can go side by side
+trap 'rm -rf "$seeds"' EXIT
 mkdir -p "$seeds"/{trace_loader,kernel_info,graph_key,annotate}
 
 # Traces: golden inputs and outputs, the real-trace corpus as it is (gzip included), bad inputs.
@@ -51,8 +53,7 @@ for d in "$data"/corpus/*/; do
     [ -f "$d/kernel_info.json" ] && cp "$d/kernel_info.json" "$seeds/kernel_info/corpus-$c.json"
 done
 if [ -d "$data/malformed" ]; then
-    find "$data/malformed" -maxdepth 1 -type f -name '*.json*' -exec cp -t "$seeds/trace_loader" {} +
-    find "$data/malformed" -maxdepth 1 -type f -name '*kinfo*' -exec cp -t "$seeds/kernel_info" {} +
+    find "$data/malformed" -maxdepth 1 -type f \( -name '*.json*' -o -name '*.bin' \) -exec cp -t "$seeds/trace_loader" {} +
 fi
 # TORCH_TRACE structured logs, cut down to the records kernel information is rebuilt from.
 if command -v python3 >/dev/null && [ -d "$data/torch_trace" ]; then
