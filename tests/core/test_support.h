@@ -2,6 +2,7 @@
 // JSON values the way Python's == does (1 == 1.0, key order ignored).
 #pragma once
 
+#include <QProcess>
 #include <QString>
 #include <QTest>
 #include <fstream>
@@ -43,5 +44,21 @@ inline nlohmann::json annotate(const std::string& trace, const std::string& kern
 }
 
 inline QString dump(const nlohmann::json& j) { return QString::fromStdString(j.dump()); }
+
+#ifdef STACKLINE_CLI
+// stackline-cli run as a user would; a run that dies on a signal has code -1.
+struct Run {
+    int code;
+    QString err, out;
+};
+
+inline Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(STACKLINE_CLI, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError()), QString::fromUtf8(p.readAllStandardOutput())};
+}
+#endif
 
 }  // namespace stackline::test

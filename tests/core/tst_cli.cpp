@@ -9,21 +9,11 @@
 #include "test_support.h"
 
 using nlohmann::json;
+using stackline::test::Run;
+using stackline::test::cli;
 
 namespace {
 
-struct Run {
-    int code;
-    QString err, out;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(STACKLINE_CLI, args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardError()), QString::fromUtf8(p.readAllStandardOutput())};
-}
 
 void writeFile(const QString& path, const QByteArray& bytes) {
     QFile f(path);

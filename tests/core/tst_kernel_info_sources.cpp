@@ -16,6 +16,8 @@
 using nlohmann::json;
 using stackline::KernelInfo;
 using stackline::OrderedJson;
+using stackline::test::Run;
+using stackline::test::cli;
 
 namespace {
 
@@ -88,18 +90,6 @@ OrderedJson asGraph(const OrderedJson& payload) {
     return g;
 }
 
-struct Run {
-    int code;
-    QString err, out;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(STACKLINE_CLI, args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardError()), QString::fromUtf8(p.readAllStandardOutput())};
-}
 
 // A forward region 0/0 launching the real log's kernels (three triton, one cuBLAS under
 // extern_kernels.mm, one unknown), and a backward region reached by fwdbwd from CompiledFunction.
