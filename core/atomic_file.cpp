@@ -11,12 +11,14 @@
 namespace stackline {
 namespace {
 
-std::string reason() { return std::strerror(errno); }
+std::string reason() {
+    return std::strerror(errno);
+}
 
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
-    struct stat st{};
+    struct stat st {};
     if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) throw OutputError(path_ + ": is a directory");
         fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
@@ -30,7 +32,8 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
     fd_ = ::mkstemp(buf.data());
-    if (fd_ < 0) throw OutputError(path_ + ": cannot create the output in " + dir + ": " + reason());
+    if (fd_ < 0)
+        throw OutputError(path_ + ": cannot create the output in " + dir + ": " + reason());
     temp_ = buf.data();
     mode_t mask = ::umask(0);
     ::umask(mask);
@@ -81,7 +84,8 @@ void AtomicFile::commit() {
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
-    struct stat sa{}, sb{};
+    struct stat sa {
+    }, sb{};
     return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }

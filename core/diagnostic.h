@@ -12,9 +12,9 @@ inline constexpr uint32_t kNoRow = UINT32_MAX;
 struct Diagnostic {
     enum class Severity : uint8_t { Warning, Error };
     Severity severity = Severity::Warning;
-    std::string kind;     // e.g. "unrecognized_kernel", "region_without_kernel_info"
+    std::string kind;       // e.g. "unrecognized_kernel", "region_without_kernel_info"
     uint32_t row = kNoRow;  // the event's index in traceEvents (its uid)
-    std::string name;     // the event's (or kernel's) name
+    std::string name;       // the event's (or kernel's) name
     std::string message;
 };
 

@@ -6,13 +6,15 @@ namespace stackline {
 
 PyNum EventTable::number(PyNum::Kind kind, uint64_t bits) {
     switch (kind) {
-        case PyNum::Kind::Int: return PyNum::integer(int64_t(bits));
+        case PyNum::Kind::Int:
+            return PyNum::integer(int64_t(bits));
         case PyNum::Kind::Float: {
             double f;
             std::memcpy(&f, &bits, sizeof f);
             return PyNum::real(f);
         }
-        default: return {kind};
+        default:
+            return {kind};
     }
 }
 

@@ -1,5 +1,6 @@
 // One row per element of traceEvents, in file order (the row is the reference's uid), stored as
-// parallel columns. Strings are interned; args stay raw bytes in the trace and are parsed on demand.
+// parallel columns. Strings are interned; args stay raw bytes in the trace and are parsed on
+// demand.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +47,7 @@ struct EventTable {
 
     std::vector<uint32_t> name;  // StringPool id when nameKind is String
     std::vector<uint32_t> cat;
-    std::vector<char> phase;     // ph when it is a one-character string, else 0
+    std::vector<char> phase;  // ph when it is a one-character string, else 0
     std::vector<KeyId> pid, tid;
     std::vector<KeyId> externalId;  // args["External id"]; kNoKey when absent or null
     std::vector<KeyId> uid;         // an existing "uid" field

@@ -223,8 +223,10 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                 BufferedSink sink(
                     8u << 20,
                     [&](std::string&& b) {
-                        if (parts.size() == 1) file.write(b);  // also pipes and devices
-                        else file.writeAt(b, offset);
+                        if (parts.size() == 1)
+                            file.write(b);  // also pipes and devices
+                        else
+                            file.writeAt(b, offset);
                         offset += b.size();
                     },
                     options, trace.bytes);
@@ -249,10 +251,10 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
             16u << 20,
             [&](std::string&& b) {
                 drain(threads);
-                pending.push_back(std::async(std::launch::async,
-                                             [b = std::move(b), level = options.gzipLevel] {
-                                                 return gzipMember(b, level);
-                                             }));
+                pending.push_back(
+                    std::async(std::launch::async, [b = std::move(b), level = options.gzipLevel] {
+                        return gzipMember(b, level);
+                    }));
             },
             options, trace.bytes);
         splice(trace, provenance, {0, trace.events.size(), 0, total}, sink);

@@ -51,7 +51,8 @@ private:
     // literal_eval's _convert: returns whether the value is hashable.
     static bool evaluate(const Item& item) {
         switch (item.kind) {
-            case Item::Name: throw ValueError{};
+            case Item::Name:
+                throw ValueError{};
             case Item::Tuple: {
                 bool hashable = true;
                 for (const Item& e : item.elements) hashable = evaluate(e) && hashable;
@@ -71,7 +72,8 @@ private:
                     if (!keyHashable) throw TypeError{};
                 }
                 return false;
-            default: return true;
+            default:
+                return true;
         }
     }
 
@@ -212,16 +214,21 @@ private:
         if (c == '\'' || c == '"') return parseStrings(item, depth);
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
             // Numbers are literals, but never part of a (str, bool) key.
-            while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) ||
-                                      s_[i_] == '.' || s_[i_] == '_' || s_[i_] == '-' || s_[i_] == '+'))
+            while (i_ < s_.size() &&
+                   (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.' ||
+                    s_[i_] == '_' || s_[i_] == '-' || s_[i_] == '+'))
                 ++i_;
             return true;
         }
         return false;
     }
 
-    static bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-    static bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+    static bool isNameStart(char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+    }
+    static bool isNameChar(char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    }
 
     // One or more adjacent string literals, concatenated.
     bool parseStrings(Item& item, int depth) {
@@ -233,10 +240,14 @@ private:
             bool raw = false, bytes = false, format = false;
             while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
                 char p = char(std::tolower(static_cast<unsigned char>(s_[i_])));
-                if (p == 'r') raw = true;
-                else if (p == 'b') bytes = true;
-                else if (p == 'f') format = true;
-                else if (p != 'u') return false;
+                if (p == 'r')
+                    raw = true;
+                else if (p == 'b')
+                    bytes = true;
+                else if (p == 'f')
+                    format = true;
+                else if (p != 'u')
+                    return false;
                 ++i_;
             }
             if (i_ - b > 2) return false;
@@ -277,17 +288,38 @@ private:
             }
             i_ += 2;
             switch (e) {
-                case '\n': break;
-                case '\\': out += '\\'; break;
-                case '\'': out += '\''; break;
-                case '"': out += '"'; break;
-                case 'a': out += '\a'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
-                case 'v': out += '\v'; break;
+                case '\n':
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '\'':
+                    out += '\'';
+                    break;
+                case '"':
+                    out += '"';
+                    break;
+                case 'a':
+                    out += '\a';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'v':
+                    out += '\v';
+                    break;
                 case 'x':
                 case 'u':
                 case 'U': {
@@ -303,11 +335,13 @@ private:
                     unicode::appendUtf8(out, cp);
                     break;
                 }
-                case 'N': return false;  // named escapes need the Unicode name table
+                case 'N':
+                    return false;  // named escapes need the Unicode name table
                 default:
                     if (e >= '0' && e <= '7') {
                         char32_t cp = char32_t(e - '0');
-                        for (int k = 0; k < 2 && i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '7'; ++k)
+                        for (int k = 0; k < 2 && i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '7';
+                             ++k)
                             cp = cp * 8 + char32_t(s_[i_++] - '0');
                         unicode::appendUtf8(out, cp);
                     } else {

@@ -25,7 +25,9 @@ bool readHex4(std::string_view raw, std::size_t i, char32_t& out) {
     return true;
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 }  // namespace
 
@@ -42,11 +44,21 @@ std::string unescape(std::string_view raw) {
         char e = raw[i + 1];
         i += 2;
         switch (e) {
-            case 'n': out += '\n'; break;
-            case 't': out += '\t'; break;
-            case 'r': out += '\r'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
+            case 'n':
+                out += '\n';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
             case 'u': {
                 char32_t cp;
                 if (!readHex4(raw, i, cp)) {
@@ -64,13 +76,17 @@ std::string unescape(std::string_view raw) {
                 unicode::appendUtf8(out, cp);
                 break;
             }
-            default: out += e; break;  // \" \\ \/ (others were rejected by the scanner)
+            default:
+                out += e;
+                break;  // \" \\ \/ (others were rejected by the scanner)
         }
     }
     return out;
 }
 
-void Cursor::fail(const std::string& what) const { throw SyntaxError(offset(), what); }
+void Cursor::fail(const std::string& what) const {
+    throw SyntaxError(offset(), what);
+}
 
 void Cursor::checkEscapes(std::string_view raw) const {
     // raw cannot end in an unpaired backslash: readString's closing quote would be escaped.
@@ -78,12 +94,21 @@ void Cursor::checkEscapes(std::string_view raw) const {
         if (raw[i] != '\\') continue;
         char32_t cp;
         switch (raw[i + 1]) {
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': break;
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't':
+                break;
             case 'u':
                 if (!readHex4(raw, i + 2, cp))
                     throw SyntaxError(uint64_t(raw.data() + i - base_), "invalid \\uXXXX escape");
                 break;
-            default: throw SyntaxError(uint64_t(raw.data() + i - base_), "invalid \\escape");
+            default:
+                throw SyntaxError(uint64_t(raw.data() + i - base_), "invalid \\escape");
         }
         ++i;
     }
@@ -134,7 +159,9 @@ void Cursor::skipValue() {
         skipSpace();
         if (atEnd()) fail("unexpected end of document");
         switch (*p) {
-            case '"': readString(); break;
+            case '"':
+                readString();
+                break;
             case '{':
                 ++p;
                 skipSpace();
@@ -154,10 +181,18 @@ void Cursor::skipValue() {
                 }
                 stack.push_back(']');
                 continue;
-            case 't': skipLiteral("true", 4); break;
-            case 'f': skipLiteral("false", 5); break;
-            case 'n': skipLiteral("null", 4); break;
-            default: readNumber(); break;
+            case 't':
+                skipLiteral("true", 4);
+                break;
+            case 'f':
+                skipLiteral("false", 5);
+                break;
+            case 'n':
+                skipLiteral("null", 4);
+                break;
+            default:
+                readNumber();
+                break;
         }
         // A value ended: close containers until one continues.
         for (;;) {

@@ -16,7 +16,8 @@ namespace stackline::json {
 
 // A malformed document: the byte offset where scanning stopped and what was expected there.
 struct SyntaxError : std::runtime_error {
-    SyntaxError(uint64_t offset, const std::string& what) : std::runtime_error(what), offset(offset) {}
+    SyntaxError(uint64_t offset, const std::string& what)
+        : std::runtime_error(what), offset(offset) {}
     uint64_t offset;
 };
 
@@ -31,7 +32,9 @@ inline std::string decodeString(const RawString& s) {
     return s.escaped ? unescape(s.raw) : std::string(s.raw);
 }
 
-inline bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool isSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 class Cursor {
 public:
@@ -110,7 +113,8 @@ public:
             ++p;
             return false;
         }
-        fail(closer == '}' ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array");
+        fail(closer == '}' ? "expected ',' or '}' in an object"
+                           : "expected ',' or ']' in an array");
     }
 
 private:

@@ -27,13 +27,19 @@ namespace {
 
 bool truthy(const OrderedJson& v) {
     switch (v.type()) {
-        case OrderedJson::value_t::null: return false;
-        case OrderedJson::value_t::boolean: return v.get<bool>();
-        case OrderedJson::value_t::string: return !v.get_ref<const std::string&>().empty();
+        case OrderedJson::value_t::null:
+            return false;
+        case OrderedJson::value_t::boolean:
+            return v.get<bool>();
+        case OrderedJson::value_t::string:
+            return !v.get_ref<const std::string&>().empty();
         case OrderedJson::value_t::array:
-        case OrderedJson::value_t::object: return !v.empty();
-        case OrderedJson::value_t::number_float: return v.get<double>() != 0.0;
-        default: return v != 0;
+        case OrderedJson::value_t::object:
+            return !v.empty();
+        case OrderedJson::value_t::number_float:
+            return v.get<double>() != 0.0;
+        default:
+            return v != 0;
     }
 }
 
@@ -49,8 +55,8 @@ bool KernelInfo::isKernelOnly(const OrderedJson& j) {
         parseGraphKey(key, &outcome);
         if (outcome == GraphKeyParse::Key) return false;
         const OrderedJson& v = it.value();
-        if (!v.is_object() ||
-            !(v.contains("stack_traces") || v.contains("post_grad_nodes") || v.contains("pre_grad_nodes")))
+        if (!v.is_object() || !(v.contains("stack_traces") || v.contains("post_grad_nodes") ||
+                                v.contains("pre_grad_nodes")))
             return false;
     }
     return true;
@@ -59,13 +65,14 @@ bool KernelInfo::isKernelOnly(const OrderedJson& j) {
 namespace {
 
 KernelInfo fromRebuilt(RebuiltKernelInfo r, const std::string& name) {
-    return KernelInfo::fromParts(std::move(r.registry), std::move(r.kernelOnly), name, std::move(r.notes));
+    return KernelInfo::fromParts(std::move(r.registry), std::move(r.kernelOnly), name,
+                                 std::move(r.notes));
 }
 
 }  // namespace
 
 KernelInfo KernelInfo::load(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         return fromRebuilt(readTorchTraceFolder(path), path);
     TraceBytes bytes = TraceBytes::open(path);  // also inflates .gz
@@ -92,7 +99,8 @@ KernelInfo KernelInfo::parse(std::string_view text, const std::string& name) {
         std::string what = e.what();
         std::size_t q = what.find('\''), r = what.rfind('\'');
         std::size_t at = q < r ? text.find(what.substr(q + 1, r - q - 1)) : std::string_view::npos;
-        throw InputError(name + (at == std::string_view::npos ? "" : ": byte " + std::to_string(at)) +
+        throw InputError(name +
+                         (at == std::string_view::npos ? "" : ": byte " + std::to_string(at)) +
                          ": not valid JSON kernel information (" + what + ")");
     }
     if (isKernelOnly(j))
@@ -131,8 +139,8 @@ bool KernelInfo::coveredByEveryRegion(const std::string& key) const {
     return it->second;
 }
 
-KernelInfo KernelInfo::fromParts(OrderedJson registry, OrderedJson kernelOnly, const std::string& name,
-                                 std::vector<std::string> notes) {
+KernelInfo KernelInfo::fromParts(OrderedJson registry, OrderedJson kernelOnly,
+                                 const std::string& name, std::vector<std::string> notes) {
     KernelInfo k = fromJson(std::move(registry), name);
     if (!kernelOnly.is_null()) {
         k.kernelOnly_ = std::make_shared<OrderedJson>(std::move(kernelOnly));
@@ -144,8 +152,9 @@ KernelInfo KernelInfo::fromParts(OrderedJson registry, OrderedJson kernelOnly, c
 
 KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {
     if (!registry.is_object())
-        throw InputError(name + ": kernel information must be a JSON object mapping graph keys "
-                                "such as \"('Torch-Compiled Region: 0/0', False)\" to kernels");
+        throw InputError(name +
+                         ": kernel information must be a JSON object mapping graph keys "
+                         "such as \"('Torch-Compiled Region: 0/0', False)\" to kernels");
     KernelInfo k;
     k.source_ = name;
     k.registry_ = std::make_shared<OrderedJson>(std::move(registry));
@@ -153,7 +162,8 @@ KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {
         Graph g = makeGraph(it.value());
         GraphKeyParse outcome;
         parseGraphKey(it.key(), &outcome);
-        if (outcome == GraphKeyParse::Raises && truthy(it.value())) k.raisingKeys_.push_back(it.key());
+        if (outcome == GraphKeyParse::Raises && truthy(it.value()))
+            k.raisingKeys_.push_back(it.key());
         k.byKey_.emplace(it.key(), k.graphs_.size());
         k.keyOrder_.push_back(it.key());
         k.graphs_.push_back(std::move(g));
@@ -234,7 +244,7 @@ namespace stackline {
 
 std::string findKernelInfoFor(const std::string& tracePath) {
     auto exists = [](const std::string& p) {
-        struct stat st{};
+        struct stat st {};
         return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
     };
     std::string base = tracePath;
@@ -242,7 +252,8 @@ std::string findKernelInfoFor(const std::string& tracePath) {
         if (base.size() > std::strlen(suffix) &&
             base.compare(base.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
             base.resize(base.size() - std::strlen(suffix));
-    for (const std::string& candidate : {base + ".kernel_info.json", tracePath + ".kernel_info.json"})
+    for (const std::string& candidate :
+         {base + ".kernel_info.json", tracePath + ".kernel_info.json"})
         if (exists(candidate)) return candidate;
     std::size_t slash = tracePath.rfind('/');
     std::string folder = slash == std::string::npos ? "" : tracePath.substr(0, slash + 1);

@@ -39,8 +39,8 @@ public:
     static KernelInfo fromJson(OrderedJson registry, const std::string& name);
     // registry: graph key -> kernels; kernelOnly: null, or kernel -> info that applies to every
     // compiled region whose forward key the registry does not hold.
-    static KernelInfo fromParts(OrderedJson registry, OrderedJson kernelOnly, const std::string& name,
-                                std::vector<std::string> notes);
+    static KernelInfo fromParts(OrderedJson registry, OrderedJson kernelOnly,
+                                const std::string& name, std::vector<std::string> notes);
 
     // An AOTInductor kernel_information.json: a non-empty object none of whose keys is a graph
     // key (nor starts with '('), each value an object with stack_traces, post_grad_nodes or
@@ -82,7 +82,9 @@ private:
     // Lookups by string_view without building a std::string per kernel event.
     struct NameHash {
         using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>()(s);
+        }
     };
     struct Graph {
         const OrderedJson* value = nullptr;
@@ -93,7 +95,8 @@ private:
         std::vector<const OrderedJson*> values;  // in key order
         std::optional<const OrderedJson*> single;
     };
-    const Graph* graph(const std::string& key) const;  // nullptr when absent; throws if not an object
+    const Graph* graph(
+        const std::string& key) const;  // nullptr when absent; throws if not an object
     static Graph makeGraph(const OrderedJson& value);
     // The kernel-only part answers for forward keys, ('<name>', False), the registry lacks.
     bool coveredByEveryRegion(const std::string& key) const;

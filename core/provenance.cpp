@@ -31,7 +31,9 @@ struct ProcessError {
     std::string message;
 };
 
-bool isFlowName(std::string_view s) { return s == "fwdbwd" || s == "ac2g"; }
+bool isFlowName(std::string_view s) {
+    return s == "fwdbwd" || s == "ac2g";
+}
 
 bool coveredCategory(std::string_view cat) {
     return cat == "cuda_runtime" || cat == "cuLaunchKernel" || cat == "cpu_op" ||
@@ -113,7 +115,8 @@ private:
         // One error per event and kind: a region is also an op of the covered categories, and a
         // kernel is found both by External id and by flow, so one fault would be met twice.
         // (bad_graph_key is about a key, reported at the region: one per key.)
-        if (row != kNoRow && kind != "bad_graph_key" && !reported_.emplace(row, kind).second) return;
+        if (row != kNoRow && kind != "bad_graph_key" && !reported_.emplace(row, kind).second)
+            return;
         Diagnostic d;
         d.severity = Diagnostic::Severity::Error;
         d.kind = std::move(kind);
@@ -124,8 +127,8 @@ private:
     }
     void warning(uint32_t row, std::string kind, std::string name, std::string message) {
         if (discover_) return;
-        out_.diagnostics.push_back(
-            {Diagnostic::Severity::Warning, std::move(kind), row, std::move(name), std::move(message)});
+        out_.diagnostics.push_back({Diagnostic::Severity::Warning, std::move(kind), row,
+                                    std::move(name), std::move(message)});
     }
     void fail(uint32_t row, const ProcessError& e) { error(row, e.kind, e.message); }
     static std::string eventLabel(uint32_t row) { return "event " + std::to_string(row); }
@@ -141,8 +144,9 @@ private:
             KeyId k = t_.uid[row];
             if (t_.kinds[row].event != ValueKind::Object || k == kNoKey || k == kUnhashable) {
                 error(row, "missing_uid",
-                      eventLabel(row) + " has no usable \"uid\" although the trace has "
-                                        "uid_assigned; it is given one of its own");
+                      eventLabel(row) +
+                          " has no usable \"uid\" although the trace has "
+                          "uid_assigned; it is given one of its own");
                 keyOfRow_[row] = uint32_t(rowOfKey_.size());
                 rowOfKey_.push_back(row);
                 continue;
@@ -156,19 +160,27 @@ private:
 
     // The loop of add_to_chrome_trace that sorts events into flow, real, compiled and extern.
     // What the partition asks of a name or category, computed once per distinct string.
-    enum : uint8_t { kFlowName = 1, kRegionName = 2, kExternName = 4, kCpuOp = 8, kPythonFunction = 16, kKernel = 32 };
+    enum : uint8_t {
+        kFlowName = 1,
+        kRegionName = 2,
+        kExternName = 4,
+        kCpuOp = 8,
+        kPythonFunction = 16,
+        kKernel = 32
+    };
     void classifyStrings() {
         stringFlags_.resize(t_.strings.size());
         for (uint32_t id = 0; id < t_.strings.size(); ++id) {
             std::string_view s = t_.strings.at(id);
-            stringFlags_[id] = uint8_t((isFlowName(s) ? kFlowName : 0) |
-                                       (s == "CompiledFunctionBackward" ||
-                                                s.find("Torch-Compiled Region") != std::string_view::npos
-                                            ? kRegionName
-                                            : 0) |
-                                       (s.find("extern_kernels") != std::string_view::npos ? kExternName : 0) |
-                                       (s == "cpu_op" ? kCpuOp : 0) | (s == "python_function" ? kPythonFunction : 0) |
-                                       (s == "kernel" ? kKernel : 0));
+            stringFlags_[id] = uint8_t(
+                (isFlowName(s) ? kFlowName : 0) |
+                (s == "CompiledFunctionBackward" ||
+                         s.find("Torch-Compiled Region") != std::string_view::npos
+                     ? kRegionName
+                     : 0) |
+                (s.find("extern_kernels") != std::string_view::npos ? kExternName : 0) |
+                (s == "cpu_op" ? kCpuOp : 0) | (s == "python_function" ? kPythonFunction : 0) |
+                (s == "kernel" ? kKernel : 0));
         }
     }
     uint8_t nameFlags(uint32_t row) const {
@@ -199,7 +211,8 @@ private:
                 continue;
             }
             if (container) {
-                error(row, "malformed_event", eventLabel(row) + " has a list or object as \"name\"");
+                error(row, "malformed_event",
+                      eventLabel(row) + " has a list or object as \"name\"");
                 continue;
             }
             flow = flow || (cat & kFlowName);
@@ -210,7 +223,8 @@ private:
             }
             bool nameIsString = k.name == ValueKind::String || k.name == ValueKind::Absent;
             if ((cat & kCpuOp) && !nameIsString) {
-                error(row, "malformed_event", eventLabel(row) + " is a cpu_op whose name is not a string");
+                error(row, "malformed_event",
+                      eventLabel(row) + " is a cpu_op whose name is not a string");
                 continue;
             }
             if (k.name == ValueKind::TruthyScalar) {
@@ -250,9 +264,11 @@ private:
         for (uint32_t row : regions) {
             try {
                 if (t_.tid[row] == kNoKey)
-                    throw ProcessError{"missing_tid", eventLabel(row) + " (a region) has no \"tid\""};
+                    throw ProcessError{"missing_tid",
+                                       eventLabel(row) + " (a region) has no \"tid\""};
                 if (t_.tid[row] == kUnhashable)
-                    throw ProcessError{"bad_tid", eventLabel(row) + " has a list or object as \"tid\""};
+                    throw ProcessError{"bad_tid",
+                                       eventLabel(row) + " has a list or object as \"tid\""};
                 byTid[t_.tid[row]].push_back(interval(row));
             } catch (const ProcessError& e) {
                 fail(row, e);
@@ -260,13 +276,15 @@ private:
         }
         std::unordered_map<KeyId, std::vector<PyNum>> startsByTid;
         for (auto& [tid, items] : byTid) {
-            std::stable_sort(items.begin(), items.end(),
-                             [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+            std::stable_sort(items.begin(), items.end(), [](const Interval& a, const Interval& b) {
+                return pyLess(a.start, b.start);
+            });
             auto& starts = startsByTid[tid];
             for (const Interval& i : items) starts.push_back(i.start);
         }
         std::vector<uint8_t> covered(t_.strings.size());
-        for (uint32_t id = 0; id < covered.size(); ++id) covered[id] = coveredCategory(t_.strings.at(id));
+        for (uint32_t id = 0; id < covered.size(); ++id)
+            covered[id] = coveredCategory(t_.strings.at(id));
         std::unordered_map<uint32_t, uint32_t> groupOf;
         std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
@@ -275,10 +293,12 @@ private:
             try {
                 if (t_.kinds[row].callFrom == CallFrom::Yes) continue;
                 if (t_.kinds[row].callFrom == CallFrom::Raises)
-                    throw ProcessError{"bad_args", eventLabel(row) + " has \"args\" that is not an object"};
+                    throw ProcessError{"bad_args",
+                                       eventLabel(row) + " has \"args\" that is not an object"};
                 KeyId tid = tidKey(row);
                 if (tid == kUnhashable)
-                    throw ProcessError{"bad_tid", eventLabel(row) + " has a list or object as \"tid\""};
+                    throw ProcessError{"bad_tid",
+                                       eventLabel(row) + " has a list or object as \"tid\""};
                 auto it = byTid.find(tid);
                 if (it == byTid.end()) continue;
                 Interval item = interval(row);
@@ -292,7 +312,8 @@ private:
                 uint32_t regionKey = key(region.row);
                 auto [g, inserted] = groupOf.try_emplace(regionKey, uint32_t(groups.size()));
                 if (inserted) groups.push_back({regionKey, {}});
-                if (uidMode_ && !seen.insert((uint64_t(g->second) << 32) | key(row)).second) continue;
+                if (uidMode_ && !seen.insert((uint64_t(g->second) << 32) | key(row)).second)
+                    continue;
                 groups[g->second].ops.push_back(key(row));
             } catch (const ProcessError& e) {
                 fail(row, e);
@@ -308,7 +329,8 @@ private:
         // Flow ids are Python ints: keyed exactly, beyond int64 too.
         struct Hash {
             std::size_t operator()(__int128 v) const {
-                return std::hash<uint64_t>()(uint64_t(v) ^ uint64_t(v >> 64) * 0x9E3779B97F4A7C15ull);
+                return std::hash<uint64_t>()(uint64_t(v) ^
+                                             uint64_t(v >> 64) * 0x9E3779B97F4A7C15ull);
             }
         };
         std::unordered_map<__int128, uint32_t, Hash> pairOf;
@@ -325,9 +347,11 @@ private:
                 if (k.flowId == FlowIdStatus::Missing) {
                     error(row, "bad_flow", eventLabel(row) + " is a flow event without \"id\"");
                 } else if (k.flowId == FlowIdStatus::Invalid) {
-                    error(row, "bad_flow", eventLabel(row) + " has a flow \"id\" that int() rejects");
+                    error(row, "bad_flow",
+                          eventLabel(row) + " has a flow \"id\" that int() rejects");
                 } else {
-                    __int128 id = k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
+                    __int128 id =
+                        k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
                     auto [it, inserted] = pairOf.try_emplace(id, uint32_t(pairs.size()));
                     if (inserted) pairs.push_back({kNone, kNone});
                     (ph == 's' ? pairs[it->second].first : pairs[it->second].second) = key(prev);
@@ -351,20 +375,23 @@ private:
             if (!isReal_[row] || !(catFlags(row) & kKernel)) continue;
             ValueKind args = t_.kinds[row].args;
             if (args != ValueKind::Absent && args != ValueKind::Object) {
-                error(row, "bad_args", eventLabel(row) + " (a kernel) has \"args\" that is not an object");
+                error(row, "bad_args",
+                      eventLabel(row) + " (a kernel) has \"args\" that is not an object");
                 continue;
             }
             KeyId ext = t_.externalId[row];
             if (ext == kNoKey) continue;
             if (ext == kUnhashable) {
-                error(row, "bad_external_id", eventLabel(row) + " has a list or object as \"External id\"");
+                error(row, "bad_external_id",
+                      eventLabel(row) + " has a list or object as \"External id\"");
                 continue;
             }
             found.push_back({ext, key(row)});
         }
         kernelStart_.assign(t_.keys.size() + 1, 0);
         for (auto [ext, k] : found) ++kernelStart_[ext + 1];
-        for (std::size_t i = 1; i < kernelStart_.size(); ++i) kernelStart_[i] += kernelStart_[i - 1];
+        for (std::size_t i = 1; i < kernelStart_.size(); ++i)
+            kernelStart_[i] += kernelStart_[i - 1];
         kernelKeys_.resize(found.size());
         std::vector<uint32_t> fill(kernelStart_.begin(), kernelStart_.end() - 1);
         for (auto [ext, k] : found) kernelKeys_[fill[ext]++] = k;
@@ -378,8 +405,9 @@ private:
                 // Reported by findCoveredIn already.
             }
         }
-        std::stable_sort(sortedRegions_.begin(), sortedRegions_.end(),
-                         [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+        std::stable_sort(
+            sortedRegions_.begin(), sortedRegions_.end(),
+            [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
         for (const Interval& i : sortedRegions_) regionStarts_.push_back(i.start);
     }
 
@@ -392,8 +420,9 @@ private:
                                eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
                                    ") is a backward region with no incoming fwdbwd flow"};
         Interval source = interval(rowOf(src));
-        long idx = std::lower_bound(regionStarts_.begin(), regionStarts_.end(), source.start, pyLess) -
-                   regionStarts_.begin() - 1;
+        long idx =
+            std::lower_bound(regionStarts_.begin(), regionStarts_.end(), source.start, pyLess) -
+            regionStarts_.begin() - 1;
         for (; idx >= 0; --idx) {
             const Interval& r = sortedRegions_[size_t(idx)];
             if (pyLess(r.start, source.start) && pyLess(source.end, r.end)) return r.row;
@@ -411,13 +440,16 @@ private:
         uint32_t opRow = rowOf(opKey);
         ValueKind args = t_.kinds[opRow].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
-            throw ProcessError{"bad_args", eventLabel(opRow) + " has \"args\" that is not an object"};
+            throw ProcessError{"bad_args",
+                               eventLabel(opRow) + " has \"args\" that is not an object"};
         KeyId ext = t_.externalId[opRow];
         if (ext == kNoKey) return;
         if (ext == kUnhashable)
-            throw ProcessError{"bad_external_id", eventLabel(opRow) + " has a list or object as \"External id\""};
+            throw ProcessError{"bad_external_id",
+                               eventLabel(opRow) + " has a list or object as \"External id\""};
         if (ext + 1 < kernelStart_.size())
-            for (uint32_t i = kernelStart_[ext]; i < kernelStart_[ext + 1]; ++i) f(rowOf(kernelKeys_[i]));
+            for (uint32_t i = kernelStart_[ext]; i < kernelStart_[ext + 1]; ++i)
+                f(rowOf(kernelKeys_[i]));
     }
 
     void processRegion(const Group& group) {
@@ -447,7 +479,8 @@ private:
             raisingKeysReported_ = true;
             for (const std::string& k : info_.raisingKeys())
                 error(regionRow, "bad_graph_key",
-                      "graph key " + k + " makes the reference's ast.literal_eval raise; it is ignored");
+                      "graph key " + k +
+                          " makes the reference's ast.literal_eval raise; it is ignored");
         }
         bool known = discover_ || info_.contains(fwKey) ||
                      std::any_of(bwKeys.begin(), bwKeys.end(),
@@ -480,8 +513,9 @@ private:
     void setStack(uint32_t row, const OrderedJson& stack) {
         ValueKind args = t_.kinds[row].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
-            throw ProcessError{"bad_args", eventLabel(row) + " has \"args\" that is not an object; "
-                                                             "its stack cannot be added"};
+            throw ProcessError{"bad_args", eventLabel(row) +
+                                               " has \"args\" that is not an object; "
+                                               "its stack cannot be added"};
         auto [it, inserted] = stackIds_.try_emplace(&stack, 0);
         if (inserted) it->second = out_.stacks.intern(stack.dump());
         out_.stack[row] = it->second;
@@ -504,7 +538,8 @@ private:
     }
 
     // _assign_single_stack
-    bool assignSingleStack(uint32_t row, const std::string& fw, const std::vector<std::string>& bw) {
+    bool assignSingleStack(uint32_t row, const std::string& fw,
+                           const std::vector<std::string>& bw) {
         for (const std::string& k : bw)
             if (const OrderedJson* s = info_.singleStack(k)) {
                 setStack(row, *s);
@@ -525,13 +560,14 @@ private:
         if (k.name == ValueKind::Absent)
             throw ProcessError{"missing_name", eventLabel(row) + " (a kernel) has no \"name\""};
         if (k.name != ValueKind::String)
-            throw ProcessError{"bad_name", eventLabel(row) + " (a kernel) has a name that is not a string"};
+            throw ProcessError{"bad_name",
+                               eventLabel(row) + " (a kernel) has a name that is not a string"};
         std::string_view name = t_.nameOf(row);
         // _maybe_extern_call
         bool isExtern = !info_.hasKernelInfo(fw, name) &&
                         (!needBw || std::none_of(bw.begin(), bw.end(), [&](const std::string& key) {
-                             return info_.hasKernelInfo(key, name);
-                         }));
+                            return info_.hasKernelInfo(key, name);
+                        }));
         bool assigned = false, warn = false;
         if (isExtern) {
             auto it = externRegionsOf_.find(op);
@@ -540,8 +576,10 @@ private:
                     uint32_t externRow = rowOf(externCovered_[g].regionKey);
                     const EventTable::Kinds& ek = t_.kinds[externRow];
                     if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
-                        throw ProcessError{"bad_name", eventLabel(externRow) + " has a name that is not a string"};
-                    assigned = assignStack(row, fw, bw, externKernelName(std::string(t_.nameOf(externRow))));
+                        throw ProcessError{
+                            "bad_name", eventLabel(externRow) + " has a name that is not a string"};
+                    assigned = assignStack(row, fw, bw,
+                                           externKernelName(std::string(t_.nameOf(externRow))));
                     if (assigned) break;
                 }
             }
@@ -580,7 +618,7 @@ private:
     std::vector<uint32_t> compiled_, extern_;
     std::vector<Group> compiledCovered_, externCovered_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> externRegionsOf_;
-    std::vector<uint32_t> src2dst_, dst2src_;  // by uid key; kNone where there is no flow
+    std::vector<uint32_t> src2dst_, dst2src_;         // by uid key; kNone where there is no flow
     std::vector<uint32_t> kernelStart_, kernelKeys_;  // kernels by External id
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
@@ -603,7 +641,10 @@ static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelI
         for (uint32_t id = 0; id < strings.size() && !regions; ++id)
             regions = strings.at(id).find("Torch-Compiled Region") != std::string_view::npos;
         if (!regions)
-            notes.push_back({Diagnostic::Severity::Warning, "kernel_info_source", kNoRow, {},
+            notes.push_back({Diagnostic::Severity::Warning,
+                             "kernel_info_source",
+                             kNoRow,
+                             {},
                              "The kernel information is keyed by kernel only and applies to the "
                              "trace's compiled regions, but the trace has no \"Torch-Compiled "
                              "Region\" event: no kernel can be given a stack."});

@@ -25,7 +25,7 @@ struct Provenance {
     bool applied = false;
     bool assignUids = false;
 
-    std::vector<uint32_t> stack;  // per row: StackPool id of args.stack in the output, 0 if none
+    std::vector<uint32_t> stack;   // per row: StackPool id of args.stack in the output, 0 if none
     std::vector<uint8_t> written;  // per row: 1 where this run writes args.stack
     std::vector<uint8_t> reached;  // per row: 1 where the processor reached it from a region
     StackPool stacks;

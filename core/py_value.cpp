@@ -36,7 +36,8 @@ int compare(const PyNum& a, const PyNum& b) {
 std::string int128ToString(__int128 v) {
     if (v == 0) return "0";
     bool neg = v < 0;
-    unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+    unsigned __int128 u =
+        neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
     std::string s;
     while (u) {
         s += char('0' + int(u % 10));
@@ -64,12 +65,16 @@ PyNum pyAdd(const PyNum& a, const PyNum& b) {
     return PyNum::real(x + y);
 }
 
-bool pyLess(const PyNum& a, const PyNum& b) { return compare(a, b) == -1; }
+bool pyLess(const PyNum& a, const PyNum& b) {
+    return compare(a, b) == -1;
+}
 bool pyLessEqual(const PyNum& a, const PyNum& b) {
     int c = compare(a, b);
     return c == -1 || c == 0;
 }
-bool pyEqual(const PyNum& a, const PyNum& b) { return compare(a, b) == 0; }
+bool pyEqual(const PyNum& a, const PyNum& b) {
+    return compare(a, b) == 0;
+}
 
 std::optional<__int128> pyIntFromString(std::string_view s) {
     std::size_t i = 0, n = s.size();
@@ -193,7 +198,9 @@ KeyId KeyPool::stringKey(std::string_view utf8) {
     return intern(std::move(c));
 }
 
-KeyId KeyPool::nullKey() { return intern("n"); }
+KeyId KeyPool::nullKey() {
+    return intern("n");
+}
 
 KeyId KeyPool::existingNullKey() const {
     auto it = byCanon_.find("n");
@@ -206,14 +213,16 @@ std::string KeyPool::describe(KeyId id) const {
     if (isSmall(id)) return std::to_string(smallValue_[id]);
     const std::string& c = canon_[id];
     switch (c[0]) {
-        case 'i': return c.substr(1);
+        case 'i':
+            return c.substr(1);
         case 's': {
             std::string quoted = "\"";
             quoted.append(c, 1, std::string::npos);
             quoted += '"';
             return quoted;
         }
-        case 'n': return c == "nan" ? "NaN" : "None";
+        case 'n':
+            return c == "nan" ? "NaN" : "None";
         default: {
             double v;
             std::memcpy(&v, c.data() + 1, sizeof v);
@@ -238,7 +247,9 @@ std::optional<std::string_view> KeyPool::asString(KeyId id) const {
     return std::string_view(canon_[id]).substr(1);
 }
 
-bool KeyPool::isNull(KeyId id) const { return id < canon_.size() && id != kNoKey && canon_[id] == "n"; }
+bool KeyPool::isNull(KeyId id) const {
+    return id < canon_.size() && id != kNoKey && canon_[id] == "n";
+}
 
 std::vector<KeyId> KeyPool::merge(const KeyPool& other) {
     std::vector<KeyId> remap(other.canon_.size(), kNoKey);

@@ -72,7 +72,9 @@ private:
     std::unordered_map<std::string, KeyId> byCanon_;
     std::vector<std::string> canon_;  // index = id; [0] unused
     std::vector<int64_t> smallValue_;
-    bool isSmall(KeyId id) const { return id != kNoKey && id < canon_.size() && canon_[id].empty(); }
+    bool isSmall(KeyId id) const {
+        return id != kNoKey && id < canon_.size() && canon_[id].empty();
+    }
 };
 
 }  // namespace stackline

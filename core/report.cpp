@@ -29,14 +29,16 @@ OrderedJson reportJson(const Trace& trace, const Provenance& p) {
                 errors = OrderedJson::array();
     for (uint32_t row = 0, n = t.size(); row < n; ++row)
         if (p.status(t, row) == KernelStatus::Unresolved)
-            unresolved.push_back({{"uid", row}, {"name", t.nameOf(row)}, {"ts", timestamp(t, row)}});
+            unresolved.push_back(
+                {{"uid", row}, {"name", t.nameOf(row)}, {"ts", timestamp(t, row)}});
     for (const Diagnostic& d : p.diagnostics) {
         OrderedJson uid = d.row == kNoRow ? OrderedJson(nullptr) : OrderedJson(d.row);
         if (d.severity == Diagnostic::Severity::Warning)
             warnings.push_back(
                 {{"kind", d.kind}, {"kernel", d.name}, {"uid", uid}, {"message", d.message}});
         else
-            errors.push_back({{"kind", d.kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
+            errors.push_back(
+                {{"kind", d.kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
     }
     return {{"annotated_kernels", p.annotatedCount},
             {"unresolved_kernels", std::move(unresolved)},

@@ -25,7 +25,7 @@ struct Summary {
     uint64_t annotatedKernels = 0;  // GPU kernels carrying a stack
     uint64_t unresolvedKernels = 0;
     std::map<std::string, uint64_t> diagnostics;  // by kind
-    std::vector<std::string> kernelInfoNotes;      // messages of the kernel_info_source warnings
+    std::vector<std::string> kernelInfoNotes;     // messages of the kernel_info_source warnings
 };
 
 Summary summarize(const Trace& trace, const Provenance& provenance);

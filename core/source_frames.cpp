@@ -7,7 +7,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -29,7 +30,8 @@ bool parseFileLine(std::string_view l, SourceFrame& f) {
     f.file = std::string(l.substr(6, close - 6));
     std::string_view rest = l.substr(close + 8);
     std::size_t comma = rest.find(", in ");
-    if (!parseInt(comma == std::string_view::npos ? rest : rest.substr(0, comma), f.line)) return false;
+    if (!parseInt(comma == std::string_view::npos ? rest : rest.substr(0, comma), f.line))
+        return false;
     f.function = comma == std::string_view::npos ? "" : std::string(rest.substr(comma + 5));
     return true;
 }

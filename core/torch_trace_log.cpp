@@ -22,15 +22,21 @@ namespace {
 constexpr std::string_view kStackTraces = "inductor_provenance_tracking_kernel_stack_traces";
 constexpr std::string_view kNodeMappings = "inductor_provenance_tracking_node_mappings";
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 bool allDigits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
 }
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
 bool endsWith(std::string_view s, std::string_view p) {
     return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view p) {
+    return s.find(p) != std::string_view::npos;
+}
 
 std::string baseName(const std::string& path) {
     std::size_t slash = path.find_last_of('/');
@@ -48,10 +54,14 @@ std::string ordinal(std::size_t n) {
     std::string s = std::to_string(n);
     if (n % 100 >= 11 && n % 100 <= 13) return s + "th";
     switch (n % 10) {
-        case 1: return s + "st";
-        case 2: return s + "nd";
-        case 3: return s + "rd";
-        default: return s + "th";
+        case 1:
+            return s + "st";
+        case 2:
+            return s + "nd";
+        case 3:
+            return s + "rd";
+        default:
+            return s + "th";
     }
 }
 
@@ -208,8 +218,8 @@ void decide(std::vector<Artifact>& arts, const std::map<std::string, CompileFact
             }
             if (says.size() == 1) {
                 a.backward = *says.begin();
-                reason = "the autotuning events of its kernels (" + names + ") say is_backward=" +
-                         (*a.backward ? "true" : "false");
+                reason = "the autotuning events of its kernels (" + names +
+                         ") say is_backward=" + (*a.backward ? "true" : "false");
             }
         }
         if (!a.backward) {
@@ -218,21 +228,25 @@ void decide(std::vector<Artifact>& arts, const std::map<std::string, CompileFact
             const CompileFacts& cf = f == facts.end() ? none : f->second;
             if (!cf.backwardGraph.empty()) {
                 a.backward = k % 2 == 1;
-                reason = "compile " + a.compileId + " has a backward graph (" + cf.backwardGraph +
-                         ") and this is its " + ordinal(k + 1) +
-                         " kernel stack-trace artifact; the 1st, 3rd, ... are taken as forward and "
-                         "the 2nd, 4th, ... as backward, the order in which AOTAutograd compiles them";
+                reason =
+                    "compile " + a.compileId + " has a backward graph (" + cf.backwardGraph +
+                    ") and this is its " + ordinal(k + 1) +
+                    " kernel stack-trace artifact; the 1st, 3rd, ... are taken as forward and "
+                    "the 2nd, 4th, ... as backward, the order in which AOTAutograd compiles them";
             } else {
                 a.backward = false;
                 reason = cf.inferenceGraph
-                             ? "compile " + a.compileId + " has an inference graph only (aot_inference_graph)"
-                             : "no AOT graph of compile " + a.compileId + " is logged, so it is taken as forward";
+                             ? "compile " + a.compileId +
+                                   " has an inference graph only (aot_inference_graph)"
+                             : "no AOT graph of compile " + a.compileId +
+                                   " is logged, so it is taken as forward";
             }
         }
         notes.push_back(source + ": " + a.where + ": the kernel stack traces of compile " +
-                        a.compileId + " are taken as the " + (*a.backward ? "backward" : "forward") +
-                        " graph " + regionKey(a.compileId, *a.backward) + ": " + noRule1(a.compileId) +
-                        "; " + reason + ".");
+                        a.compileId + " are taken as the " +
+                        (*a.backward ? "backward" : "forward") + " graph " +
+                        regionKey(a.compileId, *a.backward) + ": " + noRule1(a.compileId) + "; " +
+                        reason + ".");
     }
 }
 
@@ -269,13 +283,15 @@ RebuiltKernelInfo assemble(std::vector<Artifact>& arts, const std::string& sourc
     for (const std::string& key : order)
         if (wheres[key].size() > 1)
             notes.push_back(source + ": graph " + key + " has kernel stack traces from " +
-                            std::to_string(wheres[key].size()) + " artifacts (" + list(wheres[key]) +
+                            std::to_string(wheres[key].size()) + " artifacts (" +
+                            list(wheres[key]) +
                             "); they are merged, and where a kernel appears twice the first wins.");
     if (!kernelOnlyWheres.empty())
-        notes.push_back(source + ": kernel stack traces without a compile id (" + list(kernelOnlyWheres) +
-                        "; AOTInductor, or compiled outside torch.compile's frames) cannot be tied to "
-                        "one compiled region: they are applied to every compiled region of the trace, "
-                        "as its forward graph.");
+        notes.push_back(
+            source + ": kernel stack traces without a compile id (" + list(kernelOnlyWheres) +
+            "; AOTInductor, or compiled outside torch.compile's frames) cannot be tied to "
+            "one compiled region: they are applied to every compiled region of the trace, "
+            "as its forward graph.");
     out.notes = std::move(notes);
     return out;
 }
@@ -288,11 +304,11 @@ struct CompileState {
 };
 
 bool isRegularFile(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 bool isDirectory(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -330,16 +346,19 @@ std::optional<std::string> compileIdOfFolder(std::string_view name) {
             s += "/" + std::string(parts[1]) + "/" + std::string(parts[2]);
         return s;
     }
-    if (present(parts[1]) && present(parts[2])) return std::string(parts[1]) + "/" + std::string(parts[2]);
+    if (present(parts[1]) && present(parts[2]))
+        return std::string(parts[1]) + "/" + std::string(parts[2]);
     return std::string();
 }
 
 // "<prefix>_<n>.json" -> n.
-std::optional<long long> numberedFile(std::string_view name, std::string_view prefix, std::string_view ext) {
-    if (!startsWith(name, prefix) || name.size() <= prefix.size() + 1 || name[prefix.size()] != '_' ||
-        !endsWith(name, ext))
+std::optional<long long> numberedFile(std::string_view name, std::string_view prefix,
+                                      std::string_view ext) {
+    if (!startsWith(name, prefix) || name.size() <= prefix.size() + 1 ||
+        name[prefix.size()] != '_' || !endsWith(name, ext))
         return std::nullopt;
-    std::string_view n = name.substr(prefix.size() + 1, name.size() - prefix.size() - 1 - ext.size());
+    std::string_view n =
+        name.substr(prefix.size() + 1, name.size() - prefix.size() - 1 - ext.size());
     if (!allDigits(n) || n.size() > 15) return std::nullopt;
     return std::stoll(std::string(n));
 }
@@ -492,8 +511,10 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.empty()) continue;  // tlparse drops blank lines too
         if (line[0] == '\t') {
-            if (have) rec.payload.push_back(line.substr(1));
-            else ++strayLines;
+            if (have)
+                rec.payload.push_back(line.substr(1));
+            else
+                ++strayLines;
             continue;
         }
         if (have) process();
@@ -524,15 +545,17 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
         notes.push_back(name + ": " + std::to_string(strayLines) +
                         " lines are neither structured-log records nor their payload; skipped.");
     if (badStackPayloads)
-        notes.push_back(name + ": " + std::to_string(badStackPayloads) + " " + std::string(kStackTraces) +
-                        " artifacts (the first at " + firstBadStack +
+        notes.push_back(name + ": " + std::to_string(badStackPayloads) + " " +
+                        std::string(kStackTraces) + " artifacts (the first at " + firstBadStack +
                         ") have a payload that is not a JSON object; skipped.");
-    decide(arts, facts, autotune, name,
-           [](const std::string&) {
-               return std::string("no inductor_compile end event with is_backward closes the span it "
-                                  "was logged in");
-           },
-           notes);
+    decide(
+        arts, facts, autotune, name,
+        [](const std::string&) {
+            return std::string(
+                "no inductor_compile end event with is_backward closes the span it "
+                "was logged in");
+        },
+        notes);
     return assemble(arts, name, std::move(notes));
 }
 
@@ -573,17 +596,21 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
         std::optional<std::string> cid = compileIdOfFolder(sub);
         if (!cid || !isDirectory(dir + "/" + sub)) continue;
         for (const std::string& f : listDir(dir + "/" + sub)) {
-            if (auto n = numberedFile(f, kStackTraces, ".json")) stackFiles.push_back({*n, sub, f, *cid});
-            else if (auto m = numberedFile(f, kNodeMappings, ".json")) mappingFiles.push_back({*m, sub, f, *cid});
+            if (auto n = numberedFile(f, kStackTraces, ".json"))
+                stackFiles.push_back({*n, sub, f, *cid});
+            else if (auto m = numberedFile(f, kNodeMappings, ".json"))
+                mappingFiles.push_back({*m, sub, f, *cid});
             for (const char* g : {"aot_backward_graph", "aot_joint_graph", "aot_inference_graph"})
                 if (numberedFile(f, g, ".txt")) noteGraphs(g, facts[*cid]);
         }
     }
     if (stackFiles.empty())
-        throw InputError(dir + ": neither a tlparse output folder (no raw.log, no compile-id folder such "
-                               "as -_0_0_0 with " +
-                         std::string(kStackTraces) +
-                         "_<n>.json) nor a TORCH_TRACE folder (no dedicated_log_torch_trace_*.log)");
+        throw InputError(
+            dir +
+            ": neither a tlparse output folder (no raw.log, no compile-id folder such "
+            "as -_0_0_0 with " +
+            std::string(kStackTraces) +
+            "_<n>.json) nor a TORCH_TRACE folder (no dedicated_log_torch_trace_*.log)");
     auto byNumber = [](const File& a, const File& b) { return a.n < b.n; };
     std::sort(stackFiles.begin(), stackFiles.end(), byNumber);
     std::sort(mappingFiles.begin(), mappingFiles.end(), byNumber);
@@ -632,12 +659,16 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
                 if (!args.is_object()) continue;
                 auto c = args.find("compile_id");
                 auto bw = args.find("is_backward");
-                if (c == args.end() || !c->is_string() || bw == args.end() || !bw->is_boolean()) continue;
+                if (c == args.end() || !c->is_string() || bw == args.end() || !bw->is_boolean())
+                    continue;
                 std::string name = stringAt(ev, "name"), ph = stringAt(ev, "ph");
-                if (name == "inductor_compile" && ph == "E") compiles[*c].push_back(bw->get<bool>());
+                if (name == "inductor_compile" && ph == "E")
+                    compiles[*c].push_back(bw->get<bool>());
                 auto k = args.find("kernel_name");
-                if (name == "CachingAutotuner.benchmark_all_configs" && k != args.end() && k->is_string())
-                    autotune[{c->get<std::string>(), k->get<std::string>()}].insert(bw->get<bool>());
+                if (name == "CachingAutotuner.benchmark_all_configs" && k != args.end() &&
+                    k->is_string())
+                    autotune[{c->get<std::string>(), k->get<std::string>()}].insert(
+                        bw->get<bool>());
             }
         }
     }
@@ -651,16 +682,17 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
         if (c == compiles.end() || c->second.size() != artifactsOf[a.compileId]) continue;
         a.backward = c->second[next[a.compileId]++];
     }
-    decide(arts, facts, autotune, dir,
-           [&](const std::string& cid) -> std::string {
-               if (!haveEvents) return "the folder has no chromium_events.json to tell";
-               auto c = compiles.find(cid);
-               std::size_t events = c == compiles.end() ? 0 : c->second.size();
-               return "chromium_events.json has " + std::to_string(events) +
-                      " inductor_compile end events with is_backward for it, and the folder " +
-                      std::to_string(artifactsOf[cid]) + " kernel stack-trace artifacts";
-           },
-           notes);
+    decide(
+        arts, facts, autotune, dir,
+        [&](const std::string& cid) -> std::string {
+            if (!haveEvents) return "the folder has no chromium_events.json to tell";
+            auto c = compiles.find(cid);
+            std::size_t events = c == compiles.end() ? 0 : c->second.size();
+            return "chromium_events.json has " + std::to_string(events) +
+                   " inductor_compile end events with is_backward for it, and the folder " +
+                   std::to_string(artifactsOf[cid]) + " kernel stack-trace artifacts";
+        },
+        notes);
     return assemble(arts, dir, std::move(notes));
 }
 
@@ -671,7 +703,8 @@ bool isStackTraceArtifactFile(const std::string& path) {
 RebuiltKernelInfo readStackTraceArtifactFile(std::string_view text, const std::string& path) {
     std::optional<OJ> s = parseJson(text);
     if (!s || !s->is_object())
-        throw InputError(path + ": not a JSON object of kernel stack traces ({kernel: [stack strings]})");
+        throw InputError(path +
+                         ": not a JSON object of kernel stack traces ({kernel: [stack strings]})");
     std::vector<Artifact> arts(1);
     Artifact& a = arts[0];
     a.compileId = compileIdOfFolder(parentName(path)).value_or(std::string());
@@ -680,10 +713,11 @@ RebuiltKernelInfo readStackTraceArtifactFile(std::string_view text, const std::s
     std::vector<std::string> notes;
     if (!a.compileId.empty()) {
         a.backward = false;
-        notes.push_back(path + ": a single tlparse artifact file does not tell forward from backward; "
-                               "it is taken as the forward graph " +
-                        regionKey(a.compileId, false) +
-                        " of compile " + a.compileId + " (its folder). Open the tlparse output "
+        notes.push_back(path +
+                        ": a single tlparse artifact file does not tell forward from backward; "
+                        "it is taken as the forward graph " +
+                        regionKey(a.compileId, false) + " of compile " + a.compileId +
+                        " (its folder). Open the tlparse output "
                         "folder instead to have them told apart.");
     }
     return assemble(arts, path, std::move(notes));

@@ -1,6 +1,6 @@
 // Kernel information rebuilt from what a real PyTorch run leaves on disk: TORCH_TRACE structured
-// logs (dedicated_log_torch_trace_*.log), tlparse output folders, and single tlparse artifact files.
-// PyTorch keeps the registry itself only in memory; its logs carry, per Inductor compile, an
+// logs (dedicated_log_torch_trace_*.log), tlparse output folders, and single tlparse artifact
+// files. PyTorch keeps the registry itself only in memory; its logs carry, per Inductor compile, an
 // artifact "inductor_provenance_tracking_kernel_stack_traces" ({kernel[:handle]: [stack strings]})
 // and "inductor_provenance_tracking_node_mappings" (cppCodeToPost, postToPre). Each such artifact
 // becomes one graph of the registry, in the registry's shape (as create_kernel_information_json

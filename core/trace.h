@@ -13,8 +13,8 @@
 namespace stackline {
 
 struct TraceInfo {
-    uint64_t topClose = 0;   // offset of the top-level object's closing brace
-    bool topEmpty = true;    // the top-level object has no members
+    uint64_t topClose = 0;  // offset of the top-level object's closing brace
+    bool topEmpty = true;   // the top-level object has no members
     bool uidAssignedPresent = false;
     bool uidAssignedTruthy = false;
     Span uidAssignedValue;

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <memory>
 
 namespace stackline {
@@ -17,7 +17,9 @@ namespace {
 constexpr uint64_t kPage = 4096;
 constexpr uint64_t kPadding = 64;
 
-uint64_t roundUp(uint64_t n) { return (n + kPage - 1) / kPage * kPage; }
+uint64_t roundUp(uint64_t n) {
+    return (n + kPage - 1) / kPage * kPage;
+}
 
 std::string sysError(const std::string& path, const char* what) {
     return path + ": " + what + ": " + std::strerror(errno);
@@ -37,7 +39,9 @@ char* mapAnonymous(uint64_t bytes) {
 
 }  // namespace
 
-TraceBytes::TraceBytes(TraceBytes&& o) noexcept { *this = std::move(o); }
+TraceBytes::TraceBytes(TraceBytes&& o) noexcept {
+    *this = std::move(o);
+}
 
 TraceBytes& TraceBytes::operator=(TraceBytes&& o) noexcept {
     if (this != &o) {
@@ -53,7 +57,9 @@ TraceBytes& TraceBytes::operator=(TraceBytes&& o) noexcept {
     return *this;
 }
 
-TraceBytes::~TraceBytes() { reset(); }
+TraceBytes::~TraceBytes() {
+    reset();
+}
 
 void TraceBytes::reset() {
     if (data_) ::munmap(data_, mapped_);
@@ -80,13 +86,14 @@ TraceBytes TraceBytes::fromString(std::string_view text) {
 TraceBytes TraceBytes::open(const std::string& path) {
     Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (f.fd < 0) throw InputError(sysError(path, "cannot open"));
-    struct stat st{};
+    struct stat st {};
     if (::fstat(f.fd, &st) != 0) throw InputError(sysError(path, "cannot stat"));
     if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, not a file");
     auto size = uint64_t(st.st_size);
 
     unsigned char magic[2] = {0, 0};
-    if (size >= 2 && ::pread(f.fd, magic, 2, 0) != 2) throw InputError(sysError(path, "cannot read"));
+    if (size >= 2 && ::pread(f.fd, magic, 2, 0) != 2)
+        throw InputError(sysError(path, "cannot read"));
     bool gzip = magic[0] == 0x1f && magic[1] == 0x8b;
 
     TraceBytes t;
@@ -116,7 +123,8 @@ TraceBytes TraceBytes::open(const std::string& path) {
     // ISIZE (the last 4 bytes) is the size mod 2^32 of the last member: a first guess only.
     uint32_t isize = 0;
     if (size >= 18) std::memcpy(&isize, in.get() + size - 4, 4);
-    uint64_t capacity = roundUp(std::max<uint64_t>({uint64_t(isize), size * 4, uint64_t(1) << 20}) + kPadding);
+    uint64_t capacity =
+        roundUp(std::max<uint64_t>({uint64_t(isize), size * 4, uint64_t(1) << 20}) + kPadding);
     t.compressed_ = true;
     t.mapped_ = capacity;
     t.data_ = mapAnonymous(capacity);
@@ -127,9 +135,9 @@ TraceBytes TraceBytes::open(const std::string& path) {
     uint64_t inPos = 0, outPos = 0;
     while (inPos < size) {
         size_t usedIn = 0, produced = 0;
-        libdeflate_result r = libdeflate_gzip_decompress_ex(
-            d.get(), in.get() + inPos, size - inPos, t.data_ + outPos,
-            t.mapped_ - outPos - kPadding, &usedIn, &produced);
+        libdeflate_result r =
+            libdeflate_gzip_decompress_ex(d.get(), in.get() + inPos, size - inPos, t.data_ + outPos,
+                                          t.mapped_ - outPos - kPadding, &usedIn, &produced);
         if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
             uint64_t grown = roundUp(t.mapped_ * 2);
             void* p = ::mremap(t.data_, t.mapped_, grown, MREMAP_MAYMOVE);
@@ -140,8 +148,8 @@ TraceBytes TraceBytes::open(const std::string& path) {
         }
         if (r != LIBDEFLATE_SUCCESS) {
             // Garbage after a complete member is tolerated (as by gzip); a broken member is not.
-            bool member = size - inPos >= 2 && uint8_t(in[inPos]) == 0x1f &&
-                          uint8_t(in[inPos + 1]) == 0x8b;
+            bool member =
+                size - inPos >= 2 && uint8_t(in[inPos]) == 0x1f && uint8_t(in[inPos + 1]) == 0x8b;
             if (inPos > 0 && !member) break;
             throw InputError(path + ": corrupt or truncated gzip data (compressed byte " +
                              std::to_string(inPos) + ")");

@@ -126,8 +126,10 @@ int64_t nanosFromText(std::string_view t, const PyNum& n) {
     bool roundUp = false;
     if (i < t.size()) {
         for (++i; i < t.size(); ++i, ++digits) {
-            if (digits < 3) frac = frac * 10 + (t[i] - '0');
-            else if (digits == 3) roundUp = t[i] >= '5';
+            if (digits < 3)
+                frac = frac * 10 + (t[i] - '0');
+            else if (digits == 3)
+                roundUp = t[i] >= '5';
         }
     }
     for (; digits < 3; ++digits) frac *= 10;
@@ -198,11 +200,21 @@ private:
                 if (stringId) *stringId = internString(s);
                 return ValueKind::String;
             }
-            case '[': c.skipValue(); return ValueKind::Array;
-            case '{': c.skipValue(); return ValueKind::Object;
-            case 'n': c.skipValue(); return ValueKind::Null;
-            case 't': c.skipValue(); return ValueKind::TruthyScalar;
-            case 'f': c.skipValue(); return ValueKind::FalsyScalar;
+            case '[':
+                c.skipValue();
+                return ValueKind::Array;
+            case '{':
+                c.skipValue();
+                return ValueKind::Object;
+            case 'n':
+                c.skipValue();
+                return ValueKind::Null;
+            case 't':
+                c.skipValue();
+                return ValueKind::TruthyScalar;
+            case 'f':
+                c.skipValue();
+                return ValueKind::FalsyScalar;
             default:
                 return isZeroNumber(c.readNumber()) ? ValueKind::FalsyScalar
                                                     : ValueKind::TruthyScalar;
@@ -211,12 +223,21 @@ private:
 
     KeyId readKey() {
         switch (*c.p) {
-            case '"': return t.keys.stringKey(decoded(c.readString()));
+            case '"':
+                return t.keys.stringKey(decoded(c.readString()));
             case '[':
-            case '{': c.skipValue(); return kUnhashable;
-            case 'n': c.skipValue(); return t.keys.nullKey();
-            case 't': c.skipValue(); return t.keys.intKey(1);
-            case 'f': c.skipValue(); return t.keys.intKey(0);
+            case '{':
+                c.skipValue();
+                return kUnhashable;
+            case 'n':
+                c.skipValue();
+                return t.keys.nullKey();
+            case 't':
+                c.skipValue();
+                return t.keys.intKey(1);
+            case 'f':
+                c.skipValue();
+                return t.keys.intKey(0);
             default: {
                 PyNum n = parseNumber(c.readNumber());
                 return n.kind == PyNum::Kind::Int ? t.keys.intKey(n.i) : t.keys.floatKey(n.f);
@@ -226,12 +247,20 @@ private:
 
     PyNum readNum(int64_t& ns) {
         switch (*c.p) {
-            case 't': c.skipValue(); ns = 1000; return PyNum::integer(1);
-            case 'f': c.skipValue(); ns = 0; return PyNum::integer(0);
+            case 't':
+                c.skipValue();
+                ns = 1000;
+                return PyNum::integer(1);
+            case 'f':
+                c.skipValue();
+                ns = 0;
+                return PyNum::integer(0);
             case '"':
             case '[':
             case '{':
-            case 'n': c.skipValue(); return {PyNum::Kind::Invalid};
+            case 'n':
+                c.skipValue();
+                return {PyNum::Kind::Invalid};
             default: {
                 std::string_view text = c.readNumber();
                 PyNum n = parseNumber(text);
@@ -245,16 +274,28 @@ private:
     FlowIdStatus readFlowId(uint32_t row, int64_t& out) {
         std::optional<__int128> v;
         switch (*c.p) {
-            case '"': v = pyIntFromString(decoded(c.readString())); break;
-            case 't': c.skipValue(); v = 1; break;
-            case 'f': c.skipValue(); v = 0; break;
+            case '"':
+                v = pyIntFromString(decoded(c.readString()));
+                break;
+            case 't':
+                c.skipValue();
+                v = 1;
+                break;
+            case 'f':
+                c.skipValue();
+                v = 0;
+                break;
             case '[':
             case '{':
-            case 'n': c.skipValue(); break;
+            case 'n':
+                c.skipValue();
+                break;
             default: {
                 PyNum n = parseNumber(c.readNumber());
-                if (n.kind == PyNum::Kind::Int) v = n.i;
-                else if (std::isfinite(n.f) && std::fabs(n.f) < 1.7e38) v = __int128(std::trunc(n.f));
+                if (n.kind == PyNum::Kind::Int)
+                    v = n.i;
+                else if (std::isfinite(n.f) && std::fabs(n.f) < 1.7e38)
+                    v = __int128(std::trunc(n.f));
             }
         }
         if (!v) return FlowIdStatus::Invalid;
@@ -373,10 +414,18 @@ private:
                             t.phase.back() = v == ValueKind::String && s.size() == 1 ? s[0] : 0;
                             break;
                         }
-                        case Field::Name: k.name = readKind(&t.name.back()); break;
-                        case Field::Cat: k.cat = readKind(&t.cat.back()); break;
-                        case Field::Pid: t.pid.back() = readKey(); break;
-                        case Field::Tid: t.tid.back() = readKey(); break;
+                        case Field::Name:
+                            k.name = readKind(&t.name.back());
+                            break;
+                        case Field::Cat:
+                            k.cat = readKind(&t.cat.back());
+                            break;
+                        case Field::Pid:
+                            t.pid.back() = readKey();
+                            break;
+                        case Field::Tid:
+                            t.tid.back() = readKey();
+                            break;
                         case Field::Ts: {
                             PyNum::Kind kind;
                             t.tsBits.back() = storeBits(readNum(t.tsNs.back()), kind);
@@ -389,15 +438,21 @@ private:
                             k.dur = kind;
                             break;
                         }
-                        case Field::Id: k.flowId = readFlowId(row, t.flowId.back()); break;
-                        case Field::Args: readArgs(row, k, start); break;
+                        case Field::Id:
+                            k.flowId = readFlowId(row, t.flowId.back());
+                            break;
+                        case Field::Args:
+                            readArgs(row, k, start);
+                            break;
                         case Field::Uid: {
                             uint64_t b = uint64_t(c.p - c.base());
                             t.uid.back() = readKey();
                             t.uidValue[row] = {b, uint64_t(c.p - c.base())};
                             break;
                         }
-                        case Field::Other: c.skipValue(); break;
+                        case Field::Other:
+                            c.skipValue();
+                            break;
                     }
                 } while (c.nextMember('}'));
             }
@@ -445,7 +500,8 @@ struct Chunk {
 
 class Loader {
 public:
-    Loader(const TraceBytes& bytes, const LoadOptions& options) : bytes_(bytes), options_(options) {}
+    Loader(const TraceBytes& bytes, const LoadOptions& options)
+        : bytes_(bytes), options_(options) {}
 
     void run(EventTable& events, TraceInfo& info) {
         std::string_view text = bytes_.text();
@@ -456,9 +512,10 @@ public:
         c.skipSpace();
         if (c.atEnd()) c.fail("the file is empty");
         if (*c.p != '{')
-            c.fail(*c.p == '['
-                       ? "the top level is an array; a Kineto trace is an object with \"traceEvents\""
-                       : "not a JSON trace: the top level is not an object");
+            c.fail(
+                *c.p == '['
+                    ? "the top level is an array; a Kineto trace is an object with \"traceEvents\""
+                    : "not a JSON trace: the top level is not an object");
         ++c.p;
         c.skipSpace();
         bool sawEvents = false;
@@ -468,7 +525,8 @@ public:
                 std::string key = json::decodeString(c.readKey());
                 if (key == "traceEvents") {
                     if (*c.p != '[' || c.atEnd()) c.fail("\"traceEvents\" is not a list");
-                    events = EventTable();  // a repeated key replaces the earlier value, as in Python
+                    events =
+                        EventTable();  // a repeated key replaces the earlier value, as in Python
                     scanEvents(c, events);
                     sawEvents = true;
                 } else if (key == "uid_assigned") {
@@ -497,16 +555,20 @@ private:
     static bool truthy(char first, std::string_view v) {
         switch (first) {
             case 'n':
-            case 'f': return false;
-            case 't': return true;
-            case '"': return v.size() > 2;
+            case 'f':
+                return false;
+            case 't':
+                return true;
+            case '"':
+                return v.size() > 2;
             case '[':
             case '{': {
                 std::size_t i = 1;
                 while (i < v.size() && json::isSpace(v[i])) ++i;
                 return i + 1 < v.size();
             }
-            default: return !isZeroNumber(v);
+            default:
+                return !isZeroNumber(v);
         }
     }
 
@@ -524,10 +586,12 @@ private:
         }
         const char* base = c.base();
         const char* end = c.end();
-        unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
+        unsigned threads =
+            options_.threads ? options_.threads : std::thread::hardware_concurrency();
         threads = std::clamp(threads, 1u, 16u);
         uint64_t remaining = uint64_t(end - c.p);
-        unsigned parts = unsigned(std::min<uint64_t>(threads, remaining / std::max<uint64_t>(options_.chunkBytes, 1)));
+        unsigned parts = unsigned(
+            std::min<uint64_t>(threads, remaining / std::max<uint64_t>(options_.chunkBytes, 1)));
 
         // Speculative chunks 1..parts-1; chunk 0 is scanned on this thread, in order.
         std::vector<std::unique_ptr<Chunk>> chunks;

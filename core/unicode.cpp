@@ -8,8 +8,8 @@ namespace {
 
 bool inRanges(char32_t c, const CodePointRange* ranges, std::size_t n) {
     const CodePointRange* end = ranges + n;
-    const CodePointRange* it =
-        std::upper_bound(ranges, end, c, [](char32_t v, const CodePointRange& r) { return v < r.first; });
+    const CodePointRange* it = std::upper_bound(
+        ranges, end, c, [](char32_t v, const CodePointRange& r) { return v < r.first; });
     return it != ranges && c <= (it - 1)->last;
 }
 
@@ -17,7 +17,8 @@ bool inRanges(char32_t c, const CodePointRange* ranges, std::size_t n) {
 
 bool isWord(char32_t c) {
     if (c < 0x80)
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_';
     return inRanges(c, kWordRanges, kWordRangesSize);
 }
 
@@ -35,8 +36,9 @@ int decimalValue(char32_t c) {
     if (c >= '0' && c <= '9') return int(c - '0');
     if (c < 0x80) return -1;
     const CodePointRange* end = kDecimalZeroRanges + kDecimalZeroRangesSize;
-    const CodePointRange* it = std::upper_bound(
-        kDecimalZeroRanges, end, c, [](char32_t v, const CodePointRange& r) { return v < r.first; });
+    const CodePointRange* it =
+        std::upper_bound(kDecimalZeroRanges, end, c,
+                         [](char32_t v, const CodePointRange& r) { return v < r.first; });
     if (it == kDecimalZeroRanges || c > (it - 1)->last) return -1;
     return int(c - (it - 1)->first);
 }

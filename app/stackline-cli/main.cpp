@@ -92,7 +92,7 @@ Args parseArgs(int argc, char** argv) {
     a.command = positional[0];
     if (positional.size() != 2)
         usageError(a.command + (a.command == "kernel-info" ? " takes exactly one KINFO"
-                                                            : " takes exactly one TRACE"));
+                                                           : " takes exactly one TRACE"));
     a.trace = positional[1];
     return a;
 }
@@ -109,13 +109,15 @@ KernelInfo loadKernelInfo(const Args& a, bool required) {
     std::string path = a.kernelInfo.empty() ? findKernelInfoFor(a.trace) : a.kernelInfo;
     if (path.empty()) {
         if (required)
-            throw InputError(a.trace + ": no kernel information given (--kernel-info) or found "
-                                       "beside the trace");
+            throw InputError(a.trace +
+                             ": no kernel information given (--kernel-info) or found "
+                             "beside the trace");
         return {};
     }
     if (a.kernelInfo.empty()) std::cerr << "kernel information: " << path << "\n";
     KernelInfo info = KernelInfo::load(path);
-    for (const std::string& note : info.notes()) std::cerr << "kernel information: note: " << note << "\n";
+    for (const std::string& note : info.notes())
+        std::cerr << "kernel information: note: " << note << "\n";
     return info;
 }
 
@@ -191,9 +193,11 @@ int summary(const Args& a) {
 // it is, since no graph key can express "every compiled region".
 int kernelInfo(const Args& a) {
     KernelInfo info = KernelInfo::load(a.trace);
-    for (const std::string& note : info.notes()) std::cerr << "kernel information: note: " << note << "\n";
+    for (const std::string& note : info.notes())
+        std::cerr << "kernel information: note: " << note << "\n";
     const OrderedJson* kernelOnly = info.kernelOnlyJson();
-    const OrderedJson& out = kernelOnly && info.graphCount() == 0 ? *kernelOnly : info.registryJson();
+    const OrderedJson& out =
+        kernelOnly && info.graphCount() == 0 ? *kernelOnly : info.registryJson();
     if (kernelOnly && info.graphCount() != 0)
         std::cerr << "stackline-cli: the kernels without a compile id are left out: one file holds "
                      "either graph keys or kernels only\n";
@@ -222,15 +226,16 @@ int hotspots(const Args& a) {
         return 0;
     }
     char line[160];
-    std::snprintf(line, sizeof line, "GPU time of annotated kernels: %.1f us; unresolved: %.1f us\n\n",
+    std::snprintf(line, sizeof line,
+                  "GPU time of annotated kernels: %.1f us; unresolved: %.1f us\n\n",
                   h.annotatedGpuUs, h.unresolvedGpuUs);
     std::cout << line << "   self us   total us  launches  kernels  source\n";
     for (std::size_t i = 0; i < h.lines.size() && i < a.top; ++i) {
         const SourceLine& l = h.lines[i];
         std::snprintf(line, sizeof line, "%10.1f %10.1f %9llu %8zu  ", l.selfUs, l.totalUs,
                       static_cast<unsigned long long>(l.launches), l.kernels.size());
-        std::cout << line << l.file << ":" << l.line << (l.function.empty() ? "" : " in " + l.function)
-                  << "\n";
+        std::cout << line << l.file << ":" << l.line
+                  << (l.function.empty() ? "" : " in " + l.function) << "\n";
         if (!l.code.empty()) std::cout << std::string(42, ' ') << l.code << "\n";
     }
     return 0;

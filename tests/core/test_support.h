@@ -43,7 +43,9 @@ inline nlohmann::json annotate(const std::string& trace, const std::string& kern
     return out;
 }
 
-inline QString dump(const nlohmann::json& j) { return QString::fromStdString(j.dump()); }
+inline QString dump(const nlohmann::json& j) {
+    return QString::fromStdString(j.dump());
+}
 
 #ifdef STACKLINE_CLI
 // stackline-cli run as a user would; a run that dies on a signal has code -1.
@@ -57,7 +59,8 @@ inline Run cli(const QStringList& args) {
     p.start(STACKLINE_CLI, args);
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardError()), QString::fromUtf8(p.readAllStandardOutput())};
+            QString::fromUtf8(p.readAllStandardError()),
+            QString::fromUtf8(p.readAllStandardOutput())};
 }
 #endif
 

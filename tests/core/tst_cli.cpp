@@ -9,11 +9,10 @@
 #include "test_support.h"
 
 using nlohmann::json;
-using stackline::test::Run;
 using stackline::test::cli;
+using stackline::test::Run;
 
 namespace {
-
 
 void writeFile(const QString& path, const QByteArray& bytes) {
     QFile f(path);
@@ -23,18 +22,28 @@ void writeFile(const QString& path, const QByteArray& bytes) {
 
 const char* kTrace =
     "{\"traceEvents\": ["
-    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100},"
-    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 5},"
-    "{\"ph\": \"s\", \"id\": 1, \"pid\": 1, \"tid\": 1, \"ts\": 10, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_poi_fused_add_0\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 1},"
-    "{\"ph\": \"f\", \"id\": 1, \"pid\": 0, \"tid\": 7, \"ts\": 20, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 30, \"dur\": 5},"
-    "{\"ph\": \"s\", \"id\": 2, \"pid\": 1, \"tid\": 1, \"ts\": 30, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_missing_1\", \"pid\": 0, \"tid\": 7, \"ts\": 40, \"dur\": 1},"
-    "{\"ph\": \"f\", \"id\": 2, \"pid\": 0, \"tid\": 7, \"ts\": 40, \"cat\": \"ac2g\", \"name\": \"ac2g\"}]}";
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"pid\": 1, "
+    "\"tid\": 1, \"ts\": 0, \"dur\": 100},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": "
+    "1, \"ts\": 10, \"dur\": 5},"
+    "{\"ph\": \"s\", \"id\": 1, \"pid\": 1, \"tid\": 1, \"ts\": 10, \"cat\": \"ac2g\", \"name\": "
+    "\"ac2g\"},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_poi_fused_add_0\", \"pid\": 0, "
+    "\"tid\": 7, \"ts\": 20, \"dur\": 1},"
+    "{\"ph\": \"f\", \"id\": 1, \"pid\": 0, \"tid\": 7, \"ts\": 20, \"cat\": \"ac2g\", \"name\": "
+    "\"ac2g\"},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": "
+    "1, \"ts\": 30, \"dur\": 5},"
+    "{\"ph\": \"s\", \"id\": 2, \"pid\": 1, \"tid\": 1, \"ts\": 30, \"cat\": \"ac2g\", \"name\": "
+    "\"ac2g\"},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_missing_1\", \"pid\": 0, \"tid\": 7, "
+    "\"ts\": 40, \"dur\": 1},"
+    "{\"ph\": \"f\", \"id\": 2, \"pid\": 0, \"tid\": 7, \"ts\": 40, \"cat\": \"ac2g\", \"name\": "
+    "\"ac2g\"}]}";
 
 const char* kInfo =
-    "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi_fused_add_0:1\": {\"stack_traces\": [\"m.py:1\"]},"
+    "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi_fused_add_0:1\": {\"stack_traces\": "
+    "[\"m.py:1\"]},"
     " \"other\": {\"stack_traces\": [\"m.py:2\"]}}}";
 
 }  // namespace
@@ -46,10 +55,11 @@ private slots:
         QTemporaryDir dir;
         writeFile(dir.filePath("t.json"), kTrace);
         writeFile(dir.filePath("k.json"), kInfo);
-        Run r = cli({"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("k.json"), "-o",
-                     dir.filePath("out.json.gz"), "--report", dir.filePath("r.json")});
+        Run r = cli({"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("k.json"),
+                     "-o", dir.filePath("out.json.gz"), "--report", dir.filePath("r.json")});
         QCOMPARE(r.code, 0);
-        json out = json::parse(stackline::TraceBytes::open(dir.filePath("out.json.gz").toStdString()).text());
+        json out = json::parse(
+            stackline::TraceBytes::open(dir.filePath("out.json.gz").toStdString()).text());
         QVERIFY(out["traceEvents"][3]["args"]["stack"] == json::parse("[\"m.py:1\"]"));
         json report = json::parse(stackline::test::readFile(dir.filePath("r.json").toStdString()));
         QCOMPARE(report["annotated_kernels"].get<int>(), 1);
@@ -75,8 +85,8 @@ private slots:
         QTemporaryDir dir;
         writeFile(dir.filePath("bad.json"), "{\"traceEvents\": [\n{\"name\": ");
         writeFile(dir.filePath("k.json"), kInfo);
-        Run r = cli({"annotate", dir.filePath("bad.json"), "--kernel-info", dir.filePath("k.json"), "-o",
-                     dir.filePath("out.json")});
+        Run r = cli({"annotate", dir.filePath("bad.json"), "--kernel-info", dir.filePath("k.json"),
+                     "-o", dir.filePath("out.json")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(dir.filePath("bad.json") + ": line 2"), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath("out.json")));
@@ -85,8 +95,8 @@ private slots:
         QVERIFY(missing.err.contains("nope.json"));
         writeFile(dir.filePath("t.json"), kTrace);
         writeFile(dir.filePath("list.json"), "[1, 2]");
-        Run badInfo = cli({"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("list.json"),
-                           "-o", dir.filePath("out.json")});
+        Run badInfo = cli({"annotate", dir.filePath("t.json"), "--kernel-info",
+                           dir.filePath("list.json"), "-o", dir.filePath("out.json")});
         QCOMPARE(badInfo.code, 2);
         QVERIFY(badInfo.err.contains("list.json"));
         QCOMPARE(cli({"frobnicate", "x"}).code, 2);
@@ -95,13 +105,15 @@ private slots:
         QTemporaryDir dir;
         writeFile(dir.filePath("t.json"), kTrace);
         writeFile(dir.filePath("k.json"), kInfo);
-        QStringList base = {"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("k.json"), "-o"};
+        QStringList base = {"annotate", dir.filePath("t.json"), "--kernel-info",
+                            dir.filePath("k.json"), "-o"};
         QCOMPARE(cli(base + QStringList{dir.filePath("missing/out.json")}).code, 1);
         QCOMPARE(cli(base + QStringList{"/dev/full"}).code, 1);
         Run same = cli(base + QStringList{dir.filePath("t.json")});
         QCOMPARE(same.code, 1);
         QVERIFY(same.err.contains("refusing to overwrite"));
-        QCOMPARE(stackline::test::readFile(dir.filePath("t.json").toStdString()), std::string(kTrace));
+        QCOMPARE(stackline::test::readFile(dir.filePath("t.json").toStdString()),
+                 std::string(kTrace));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);
     }
 };

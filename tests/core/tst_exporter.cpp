@@ -24,7 +24,8 @@ const char* kPretty =
     "  {\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"triton_b\", \"pid\": 1, \"tid\": 1,\n"
     "    \"ts\": 30.000, \"dur\": 5.000, \"args\": {\"External id\": 7}\n  },\n"
     "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_b\", \"pid\": 0, \"tid\": 7,\n"
-    "    \"ts\": 40.000, \"dur\": 1.000, \"args\": {\"External id\": 7, \"stack\": [\"old\"]}\n  },\n"
+    "    \"ts\": 40.000, \"dur\": 1.000, \"args\": {\"External id\": 7, \"stack\": [\"old\"]}\n  "
+    "},\n"
     "  {}\n  ],\n  \"traceName\": \"t\"\n}\n";
 
 const char* kInfo =
@@ -52,8 +53,8 @@ private slots:
         QCOMPARE(dump(j["traceEvents"][4]["args"]["stack"]), QString("[\"b.py:2\"]"));
         QCOMPARE(j["traceEvents"][5]["uid"].get<int>(), 5);
         QVERIFY(j["uid_assigned"] == json(true));
-        std::vector<std::string> pieces = {",\"uid_assigned\":true", "\"uid\":5", ",\"stack\":[\"a.py:1\"]",
-                                           "[\"b.py:2\"]", "[\"old\"]"};
+        std::vector<std::string> pieces = {",\"uid_assigned\":true", "\"uid\":5",
+                                           ",\"stack\":[\"a.py:1\"]", "[\"b.py:2\"]", "[\"old\"]"};
         for (int i = 0; i < 5; ++i) pieces.push_back(",\"uid\":" + std::to_string(i));
         std::string original = kPretty;
         original = stripInsertions(original, {"[\"old\"]"});
@@ -62,11 +63,16 @@ private slots:
     void createsArgsAndReplacesExistingValues() {
         std::string in =
             "{\"uid_assigned\": false, \"traceEvents\": ["
-            "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, \"ts\": 0, \"dur\": 100},"
-            "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"l\", \"tid\": 1, \"ts\": 10, \"dur\": 5, \"uid\": \"old\"},"
-            "{\"ph\": \"s\", \"id\": 1, \"tid\": 1, \"ts\": 10, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
-            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_a\", \"tid\": 7, \"ts\": 20, \"dur\": 1},"
-            "{\"ph\": \"f\", \"id\": 1, \"tid\": 7, \"ts\": 20, \"cat\": \"ac2g\", \"name\": \"ac2g\"}]}";
+            "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", "
+            "\"tid\": 1, \"ts\": 0, \"dur\": 100},"
+            "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"l\", \"tid\": 1, \"ts\": 10, "
+            "\"dur\": 5, \"uid\": \"old\"},"
+            "{\"ph\": \"s\", \"id\": 1, \"tid\": 1, \"ts\": 10, \"cat\": \"ac2g\", \"name\": "
+            "\"ac2g\"},"
+            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_a\", \"tid\": 7, \"ts\": 20, "
+            "\"dur\": 1},"
+            "{\"ph\": \"f\", \"id\": 1, \"tid\": 7, \"ts\": 20, \"cat\": \"ac2g\", \"name\": "
+            "\"ac2g\"}]}";
         Trace t = traceFrom(in);
         std::string out = exportToString(t, runProvenance(t, kernelInfoFrom(kInfo)));
         QVERIFY(out.find("\"uid_assigned\": true") != std::string::npos);
@@ -98,7 +104,8 @@ private slots:
         // The input is never the output unless asked; a failed write leaves nothing behind.
         QVERIFY_THROWS_EXCEPTION(OutputError, exportTrace(t, p, input));
         QCOMPARE(readFile(input), std::string(kPretty));
-        QVERIFY_THROWS_EXCEPTION(OutputError, exportTrace(t, p, dir.filePath("no/such/dir.json").toStdString()));
+        QVERIFY_THROWS_EXCEPTION(OutputError,
+                                 exportTrace(t, p, dir.filePath("no/such/dir.json").toStdString()));
         QVERIFY_THROWS_EXCEPTION(OutputError, exportTrace(t, p, "/dev/full"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
 
@@ -109,16 +116,24 @@ private slots:
     }
     void largeExportsWrittenInPartsEqualTheSequentialOutput() {
         // Over 16 MB, so the output is written as two parts at once.
-        std::string in = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
-                         "\"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, \"ts\": 0, "
-                         "\"dur\": 1e9}";
+        std::string in =
+            "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
+            "\"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, \"ts\": 0, "
+            "\"dur\": 1e9}";
         for (int i = 0; i < 120000; ++i) {
             std::string ts = std::to_string(10 + 2 * i);
-            in += ",\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"triton_a\", \"tid\": 1, "
-                  "\"ts\": " + ts + ", \"dur\": 1, \"args\": {\"External id\": " + std::to_string(i) +
-                  ", \"padding\": \"" + std::string(80, 'x') + "\"}}"
-                  ",\n {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_a\", \"tid\": 7, "
-                  "\"ts\": " + ts + ", \"dur\": 1" + (i % 3 ? ", \"args\": {\"External id\": " + std::to_string(i) + "}" : std::string()) + "}";
+            in +=
+                ",\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"triton_a\", \"tid\": 1, "
+                "\"ts\": " +
+                ts + ", \"dur\": 1, \"args\": {\"External id\": " + std::to_string(i) +
+                ", \"padding\": \"" + std::string(80, 'x') +
+                "\"}}"
+                ",\n {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_a\", \"tid\": 7, "
+                "\"ts\": " +
+                ts + ", \"dur\": 1" +
+                (i % 3 ? ", \"args\": {\"External id\": " + std::to_string(i) + "}"
+                       : std::string()) +
+                "}";
         }
         in += "], \"traceName\": \"big\"}";
         QVERIFY(in.size() > (16u << 20));

@@ -35,7 +35,8 @@ private slots:
         int cases = 0;
         for (const char* set : {"golden", "corpus"}) {
             QDir root(QStringLiteral(STACKLINE_TEST_DATA "/") + set);
-            for (const QString& name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            for (const QString& name :
+                 root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
                 QTest::newRow(qPrintable(QString(set) + "/" + name)) << root.filePath(name);
                 ++cases;
             }
@@ -62,7 +63,8 @@ private slots:
             errors = errors || diag.severity == Diagnostic::Severity::Error;
         }
         if (result["status"] == "ok") {
-            QVERIFY2(out == expected, qPrintable("annotated output differs from the reference in " + dir));
+            QVERIFY2(out == expected,
+                     qPrintable("annotated output differs from the reference in " + dir));
             QCOMPARE(warnings, result["warnings"].get<std::vector<std::string>>());
             QVERIFY(json(p.annotatedCount) == result["annotated"]);
         } else {

@@ -15,16 +15,25 @@ namespace {
 // k3 (2 us): the same stack as k1. k4 (4 us): unresolved.
 const char* kTrace =
     "{\"traceEvents\": ["
-    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, \"ts\": 0, \"dur\": 100},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k1\", \"tid\": 7, \"ts\": 10, \"dur\": 10,"
-    " \"args\": {\"stack\": [\"  File \\\"a.py\\\", line 1, in f\\n    g()\\n  File \\\"a.py\\\", line 5, in g\\n    y = x * 2\\n\"]}},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k2\", \"tid\": 7, \"ts\": 30, \"dur\": 6,"
-    " \"args\": {\"stack\": [\"  File \\\"a.py\\\", line 5, in g\\n    y = x * 2\\n\", \"  File \\\"b.py\\\", line 2, in h\\n    z = y + 1\\n\"]}},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k3\", \"tid\": 7, \"ts\": 40, \"dur\": 2,"
-    " \"args\": {\"stack\": [\"  File \\\"a.py\\\", line 1, in f\\n    g()\\n  File \\\"a.py\\\", line 5, in g\\n    y = x * 2\\n\"]}},"
-    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"tid\": 1, \"ts\": 50, \"dur\": 1},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, "
+    "\"ts\": 0, \"dur\": 100},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k1\", \"tid\": 7, \"ts\": 10, "
+    "\"dur\": 10,"
+    " \"args\": {\"stack\": [\"  File \\\"a.py\\\", line 1, in f\\n    g()\\n  File \\\"a.py\\\", "
+    "line 5, in g\\n    y = x * 2\\n\"]}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k2\", \"tid\": 7, \"ts\": 30, "
+    "\"dur\": 6,"
+    " \"args\": {\"stack\": [\"  File \\\"a.py\\\", line 5, in g\\n    y = x * 2\\n\", \"  File "
+    "\\\"b.py\\\", line 2, in h\\n    z = y + 1\\n\"]}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k3\", \"tid\": 7, \"ts\": 40, "
+    "\"dur\": 2,"
+    " \"args\": {\"stack\": [\"  File \\\"a.py\\\", line 1, in f\\n    g()\\n  File \\\"a.py\\\", "
+    "line 5, in g\\n    y = x * 2\\n\"]}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"tid\": 1, \"ts\": "
+    "50, \"dur\": 1},"
     "{\"ph\": \"s\", \"id\": 1, \"tid\": 1, \"ts\": 50, \"cat\": \"ac2g\", \"name\": \"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k4\", \"tid\": 7, \"ts\": 60, \"dur\": 4},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_k4\", \"tid\": 7, \"ts\": 60, "
+    "\"dur\": 4},"
     "{\"ph\": \"f\", \"id\": 1, \"tid\": 7, \"ts\": 60, \"cat\": \"ac2g\", \"name\": \"ac2g\"}]}";
 
 const SourceLine* find(const Hotspots& h, const std::string& file, int line) {
@@ -70,14 +79,16 @@ private slots:
     void parsesStackStrings() {
         std::vector<SourceFrame> f = parseStackString(
             "  File \"/p/rope.py\", line 74, in apply\n    q = (q * cos)\n        ^^^^^\n"
-            "  File \"/p/rope.py\", line 50, in rotate_half\n    return torch.cat((-x2, x1), dim=-1)\n");
+            "  File \"/p/rope.py\", line 50, in rotate_half\n    return torch.cat((-x2, x1), "
+            "dim=-1)\n");
         QCOMPARE(f.size(), std::size_t(2));
         QCOMPARE(f[0].file, std::string("/p/rope.py"));
         QCOMPARE(f[0].line, 74);
         QCOMPARE(f[0].code, std::string("q = (q * cos)"));
         QCOMPARE(f[1].function, std::string("rotate_half"));
         // Line breaks escaped twice, as in some TORCH_TRACE artifacts.
-        std::vector<SourceFrame> twice = parseStackString("  File \"m.py\", line 3, in f\\n    x = 1\\n");
+        std::vector<SourceFrame> twice =
+            parseStackString("  File \"m.py\", line 3, in f\\n    x = 1\\n");
         QCOMPARE(twice.size(), std::size_t(1));
         QCOMPARE(twice[0].code, std::string("x = 1"));
         std::vector<SourceFrame> shortForm = parseStackString("model.py:7 in forward");

@@ -10,7 +10,8 @@ using nlohmann::json;
 
 namespace {
 
-const char* kRegion = R"J({"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0", "pid": 1, "tid": 1, "ts": 0, "dur": 100})J";
+const char* kRegion =
+    R"J({"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0", "pid": 1, "tid": 1, "ts": 0, "dur": 100})J";
 const char* kInfo = R"J({"('Torch-Compiled Region: 0/0', False)": {
     "triton_poi_fused_add_0:1": {"stack_traces": ["model.py:7 in forward"]}}})J";
 
@@ -25,12 +26,13 @@ std::string trace(std::initializer_list<std::string> events) {
 }
 
 // A launch inside the region at ts with a flow to a kernel named kernel.
-std::vector<std::string> launch(int ts, const std::string& kernel, int id, const std::string& tid = "1") {
+std::vector<std::string> launch(int ts, const std::string& kernel, int id,
+                                const std::string& tid = "1") {
     std::string t = std::to_string(ts);
-    return {R"J({"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": )J" + tid +
-                R"J(, "ts": )J" + t + R"J(, "dur": 5})J",
-            R"J({"ph": "s", "id": )J" + std::to_string(id) + R"J(, "pid": 1, "tid": 1, "ts": )J" + t +
-                R"J(, "cat": "ac2g", "name": "ac2g"})J",
+    return {R"J({"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": )J" +
+                tid + R"J(, "ts": )J" + t + R"J(, "dur": 5})J",
+            R"J({"ph": "s", "id": )J" + std::to_string(id) + R"J(, "pid": 1, "tid": 1, "ts": )J" +
+                t + R"J(, "cat": "ac2g", "name": "ac2g"})J",
             R"J({"ph": "X", "cat": "kernel", "name": ")J" + kernel +
                 R"J(", "pid": 0, "tid": 7, "ts": 200, "dur": 3})J",
             R"J({"ph": "f", "id": )J" + std::to_string(id) +
@@ -60,7 +62,8 @@ class TstProvenance : public QObject {
 private slots:
     void annotatesThroughFlowAndWritesUids() {
         json out = annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5))), kInfo);
-        QCOMPARE(dump(out["traceEvents"][3]["args"]["stack"]), QString(R"J(["model.py:7 in forward"])J"));
+        QCOMPARE(dump(out["traceEvents"][3]["args"]["stack"]),
+                 QString(R"J(["model.py:7 in forward"])J"));
         for (std::size_t i = 0; i < out["traceEvents"].size(); ++i)
             QCOMPARE(out["traceEvents"][i]["uid"].get<int>(), int(i));
         QVERIFY(out["uid_assigned"] == json(true));
@@ -79,8 +82,10 @@ private slots:
     }
     void onlyTheNearestRegionIsTested() {
         // An inner region starting later hides the outer one for events after its end.
-        std::string inner = R"J({"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/1", "pid": 1, "tid": 1, "ts": 5, "dur": 2})J";
-        json out = annotate(join(cat({kRegion, inner}, launch(10, "triton_poi_fused_add_0", 5))), kInfo);
+        std::string inner =
+            R"J({"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/1", "pid": 1, "tid": 1, "ts": 5, "dur": 2})J";
+        json out =
+            annotate(join(cat({kRegion, inner}, launch(10, "triton_poi_fused_add_0", 5))), kInfo);
         QVERIFY(!out["traceEvents"][4]["args"].contains("stack"));
     }
     void regionsAreGroupedByTidOnly() {
@@ -90,9 +95,11 @@ private slots:
         json out = annotate(join(cat({kRegion}, l)), kInfo);
         QVERIFY(out["traceEvents"][3]["args"].contains("stack"));
         // 1 == 1.0 for Python, "1" != 1.
-        json asFloat = annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5, "1.0"))), kInfo);
+        json asFloat =
+            annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5, "1.0"))), kInfo);
         QVERIFY(asFloat["traceEvents"][3]["args"].contains("stack"));
-        json asString = annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5, "\"1\""))), kInfo);
+        json asString =
+            annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5, "\"1\""))), kInfo);
         QVERIFY(!asString["traceEvents"][3]["args"].contains("stack"));
     }
     void callFromSkipsAnEvent() {
@@ -113,9 +120,12 @@ private slots:
     void externalIdFallbackUsesPythonEquality() {
         std::string info = R"J({"('Torch-Compiled Region: 0/0', False)": {
             "triton_poi_fused_add_0:1": {"stack_traces": ["s"]}}})J";
-        std::string op = R"J({"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"External id": 6}})J";
-        std::string k1 = R"J({"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 2, "ts": 20, "dur": 1, "args": {"External id": 6.0}})J";
-        std::string k2 = R"J({"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 2, "ts": 30, "dur": 1, "args": {"External id": "6"}})J";
+        std::string op =
+            R"J({"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"External id": 6}})J";
+        std::string k1 =
+            R"J({"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 2, "ts": 20, "dur": 1, "args": {"External id": 6.0}})J";
+        std::string k2 =
+            R"J({"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 2, "ts": 30, "dur": 1, "args": {"External id": "6"}})J";
         json out = annotate(trace({kRegion, op, k1, k2}), info);
         QVERIFY(out["traceEvents"][2]["args"].contains("stack"));
         QVERIFY(!out["traceEvents"][3]["args"].contains("stack"));
@@ -127,15 +137,18 @@ private slots:
         QVERIFY(!out["traceEvents"][3]["args"].contains("stack"));
     }
     void bareListsAndEmptyStacks() {
-        json bare = annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5))),
-                             R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_poi_fused_add_0": ["a", "b"]}})J");
+        json bare = annotate(
+            join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5))),
+            R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_poi_fused_add_0": ["a", "b"]}})J");
         QCOMPARE(dump(bare["traceEvents"][3]["args"]["stack"]), QString(R"J(["a","b"])J"));
-        json empty = annotate(join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5))),
-                              R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_poi_fused_add_0": {"stack_traces": []}}})J");
+        json empty = annotate(
+            join(cat({kRegion}, launch(10, "triton_poi_fused_add_0", 5))),
+            R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_poi_fused_add_0": {"stack_traces": []}}})J");
         QCOMPARE(dump(empty["traceEvents"][3]["args"]["stack"]), QString("[]"));
     }
     void unrecognizedKernelWarnsLikeTheReference() {
-        // A non-triton kernel known by name, in a graph with two stacks: no single stack, a warning.
+        // A non-triton kernel known by name, in a graph with two stacks: no single stack, a
+        // warning.
         std::string info = R"J({"('Torch-Compiled Region: 0/0', False)": {
             "cublas_gemm": ["a"], "triton_x": ["b"]}})J";
         Provenance p;
@@ -148,14 +161,16 @@ private slots:
                              "kernel. Please try profile with stack=True."));
     }
     void singleStackRuleForExternKernels() {
-        std::string info = R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_only_0": ["the one"]}})J";
+        std::string info =
+            R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_only_0": ["the one"]}})J";
         json out = annotate(join(cat({kRegion}, launch(10, "sm80_xmma_gemm", 5))), info);
         QCOMPARE(dump(out["traceEvents"][3]["args"]["stack"]), QString(R"J(["the one"])J"));
     }
     void externRegionNameThroughTheRegex() {
         std::string info = R"J({"('Torch-Compiled Region: 0/0', False)": {
             "extern_kernels_mm:1": ["mm line"], "triton_a": ["a"], "triton_b": ["b"]}})J";
-        std::string ext = R"J({"ph": "X", "cat": "cpu_op", "name": "call extern_kernels_mm , x", "pid": 1, "tid": 1, "ts": 8, "dur": 20})J";
+        std::string ext =
+            R"J({"ph": "X", "cat": "cpu_op", "name": "call extern_kernels_mm , x", "pid": 1, "tid": 1, "ts": 8, "dur": 20})J";
         json out = annotate(join(cat({kRegion, ext}, launch(10, "sm80_xmma_gemm", 5))), info);
         QCOMPARE(dump(out["traceEvents"][4]["args"]["stack"]), QString(R"J(["mm line"])J"));
     }
@@ -174,22 +189,26 @@ private slots:
         QCOMPARE(dump(out["traceEvents"][7]["args"]["stack"]), QString(R"J(["bw line"])J"));
     }
     void backwardRegionWithoutFlowIsAnErrorNotACrash() {
-        std::string bw = R"J({"ph": "X", "cat": "cpu_op", "name": "CompiledFunctionBackward", "pid": 1, "tid": 2, "ts": 200, "dur": 50})J";
+        std::string bw =
+            R"J({"ph": "X", "cat": "cpu_op", "name": "CompiledFunctionBackward", "pid": 1, "tid": 2, "ts": 200, "dur": 50})J";
         Provenance p;
-        json out = annotate(join(cat({kRegion, bw}, cat(launch(10, "triton_poi_fused_add_0", 5),
-                                                          launch(210, "triton_poi_fused_add_0", 6, "2")))),
-                            kInfo, &p);
+        json out =
+            annotate(join(cat({kRegion, bw}, cat(launch(10, "triton_poi_fused_add_0", 5),
+                                                 launch(210, "triton_poi_fused_add_0", 6, "2")))),
+                     kInfo, &p);
         QVERIFY(out["traceEvents"][4]["args"].contains("stack"));  // the rest is annotated
-        auto error = std::find_if(p.diagnostics.begin(), p.diagnostics.end(), [](const Diagnostic& d) {
-            return d.kind == "backward_without_flow";
-        });
+        auto error =
+            std::find_if(p.diagnostics.begin(), p.diagnostics.end(),
+                         [](const Diagnostic& d) { return d.kind == "backward_without_flow"; });
         QVERIFY(error != p.diagnostics.end());
         QCOMPARE(error->row, 1u);
         QCOMPARE(error->severity, Diagnostic::Severity::Error);
     }
     void existingUidsAreReusedWhenUidAssigned() {
-        std::string in = R"J({"uid_assigned": true, "traceEvents": [)J" + std::string(kRegion).replace(1, 0, "\"uid\": 10, ") +
-                         R"J(, {"uid": 11, "ph": "X", "cat": "cuda_driver", "name": "l", "pid": 1, "tid": 1, "ts": 10, "dur": 5},
+        std::string in =
+            R"J({"uid_assigned": true, "traceEvents": [)J" +
+            std::string(kRegion).replace(1, 0, "\"uid\": 10, ") +
+            R"J(, {"uid": 11, "ph": "X", "cat": "cuda_driver", "name": "l", "pid": 1, "tid": 1, "ts": 10, "dur": 5},
             {"uid": 12, "ph": "s", "id": 5, "pid": 1, "tid": 1, "ts": 10, "cat": "ac2g", "name": "ac2g"},
             {"uid": 13, "ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 7, "ts": 200, "dur": 3},
             {"uid": 14, "ph": "f", "id": 5, "pid": 0, "tid": 7, "ts": 200, "cat": "ac2g", "name": "ac2g"}]})J";

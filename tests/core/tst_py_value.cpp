@@ -81,13 +81,13 @@ private slots:
         // Expected values are Python 3.11's str((name, flag)).
         QTest::newRow("plain") << "Torch-Compiled Region: 0/0" << false
                                << "('Torch-Compiled Region: 0/0', False)";
-        QTest::newRow("single quote") << "odd', True) name_backward_0" << true
-                                      << "(\"odd', True) name_backward_0\", True)";
+        QTest::newRow("single quote")
+            << "odd', True) name_backward_0" << true << "(\"odd', True) name_backward_0\", True)";
         QTest::newRow("both quotes") << "a\"b'c" << true << "('a\"b\\'c', True)";
         QTest::newRow("escapes") << QString::fromUtf8("tab\there\\ \u00e9 \x7f") << false
                                  << QString::fromUtf8("('tab\\there\\\\ \u00e9 \\x7f', False)");
-        QTest::newRow("non printable") << QString::fromUtf8("a\u200bb\u00a0") << false
-                                       << "('a\\u200bb\\xa0', False)";
+        QTest::newRow("non printable")
+            << QString::fromUtf8("a\u200bb\u00a0") << false << "('a\\u200bb\\xa0', False)";
     }
     void reprMatchesPython() {
         QFETCH(QString, name);
@@ -111,8 +111,8 @@ private slots:
         QTest::newRow("nested parentheses") << "(('x'), (True))" << true << "x" << true;
         QTest::newRow("whitespace") << "  (\n 'x' ,\n True )\n" << true << "x" << true;
         QTest::newRow("raw") << "(r'a\\n', True)" << true << "a\\n" << true;
-        QTest::newRow("hex escape") << "('\\x41\\u00e9', True)" << true
-                                    << QString::fromUtf8("A\u00e9") << true;
+        QTest::newRow("hex escape")
+            << "('\\x41\\u00e9', True)" << true << QString::fromUtf8("A\u00e9") << true;
         QTest::newRow("int not bool") << "('x', 1)" << false << "" << false;
         QTest::newRow("three items") << "('x', True, 1)" << false << "" << false;
         QTest::newRow("bytes") << "(b'x', True)" << false << "" << false;

@@ -13,7 +13,13 @@ class TstTraceLoader : public QObject {
     Q_OBJECT
 private slots:
     void indexesFields() {
-        Trace t = traceFrom("{\"schemaVersion\": 1, \"traceEvents\": [\n            {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_poi_fused_add_0\", \"pid\": 0, \"tid\": 7,\n             \"ts\": 2413669097444.592, \"dur\": 1.76, \"args\": {\"External id\": 3, \"stream\": 7}},\n            {\"ph\": \"f\", \"id\": 35, \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 1621401187224556, \"cat\": \"ac2g\",\n             \"name\": \"ac2g\", \"bp\": \"e\"}\n        ], \"traceName\": \"x\"}");
+        Trace t = traceFrom(
+            "{\"schemaVersion\": 1, \"traceEvents\": [\n            {\"ph\": \"X\", \"cat\": "
+            "\"kernel\", \"name\": \"triton_poi_fused_add_0\", \"pid\": 0, \"tid\": 7,\n           "
+            "  \"ts\": 2413669097444.592, \"dur\": 1.76, \"args\": {\"External id\": 3, "
+            "\"stream\": 7}},\n            {\"ph\": \"f\", \"id\": 35, \"pid\": 0, \"tid\": "
+            "\"stream 7\", \"ts\": 1621401187224556, \"cat\": \"ac2g\",\n             \"name\": "
+            "\"ac2g\", \"bp\": \"e\"}\n        ], \"traceName\": \"x\"}");
         QCOMPARE(t.events.size(), 2u);
         QCOMPARE(t.events.nameOf(0), std::string_view("triton_poi_fused_add_0"));
         QCOMPARE(t.events.catOf(0), std::string_view("kernel"));
@@ -25,18 +31,21 @@ private slots:
         QCOMPARE(*t.events.keys.asInt(t.events.externalId[0]), int64_t(3));
         QCOMPARE(*t.events.keys.asString(t.events.tid[1]), std::string_view("stream 7"));
         QCOMPARE(t.events.flowId[1], int64_t(35));
-        QCOMPARE(t.slice(t.events.argsSpan(0)), std::string_view("{\"External id\": 3, \"stream\": 7}"));
+        QCOMPARE(t.slice(t.events.argsSpan(0)),
+                 std::string_view("{\"External id\": 3, \"stream\": 7}"));
     }
     void exactNanosecondsForEpochTimestamps() {
         // 1712195495519689.047 does not fit a double; the display value comes from the text.
-        Trace t = traceFrom("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1712195495519689.047, \"dur\": 0.0005}]}");
+        Trace t = traceFrom(
+            "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1712195495519689.047, \"dur\": 0.0005}]}");
         QCOMPARE(t.events.tsNs[0], int64_t(1712195495519689047));
         QCOMPARE(t.events.durNs[0], int64_t(1));  // rounded half up
         QCOMPARE(t.events.ts(0).f, 1712195495519689.0);
     }
     void acceptsRawControlCharactersAndEscapes() {
-        std::string json = "{\"traceEvents\": [{\"name\": \"a\tb\x01\", \"cat\": \"c\\u0061t\", "
-                           "\"n\\u0061me2\": 1}]}";
+        std::string json =
+            "{\"traceEvents\": [{\"name\": \"a\tb\x01\", \"cat\": \"c\\u0061t\", "
+            "\"n\\u0061me2\": 1}]}";
         Trace t = traceFrom(json);
         QCOMPARE(t.events.nameOf(0), std::string_view("a\tb\x01"));
         QCOMPARE(t.events.catOf(0), std::string_view("cat"));
@@ -44,18 +53,26 @@ private slots:
         QCOMPARE(escapedKey.events.nameOf(0), std::string_view("x"));
     }
     void lastDuplicateKeyWins() {
-        Trace t = traceFrom("{\"traceEvents\": [{\"name\": \"a\", \"name\": \"b\", \"args\": {\"External id\": 1},\n                                \"args\": {\"x\": 2}}]}");
+        Trace t = traceFrom(
+            "{\"traceEvents\": [{\"name\": \"a\", \"name\": \"b\", \"args\": {\"External id\": "
+            "1},\n                                \"args\": {\"x\": 2}}]}");
         QCOMPARE(t.events.nameOf(0), std::string_view("b"));
         QCOMPARE(t.events.externalId[0], kNoKey);
     }
     void traceEventsAnywhere() {
-        Trace t = traceFrom("{\"deviceProperties\": [{\"a\": [1, {\"b\": \"]\"}]}], \"traceEvents\": [{\"ph\": \"M\"}],\n                                \"distributedInfo\": {\"rank\": 0}, \"uid_assigned\": 1}");
+        Trace t = traceFrom(
+            "{\"deviceProperties\": [{\"a\": [1, {\"b\": \"]\"}]}], \"traceEvents\": [{\"ph\": "
+            "\"M\"}],\n                                \"distributedInfo\": {\"rank\": 0}, "
+            "\"uid_assigned\": 1}");
         QCOMPARE(t.events.size(), 1u);
         QVERIFY(t.info.uidAssignedPresent);
         QVERIFY(t.info.uidAssignedTruthy);
     }
     void valueKinds() {
-        Trace t = traceFrom("{\"traceEvents\": [42, {\"name\": null, \"cat\": [\"x\"], \"args\": \"CallFrom here\",\n                               \"ts\": \"1\", \"id\": \" 12 \"}, {\"args\": null, \"id\": \"1.5\"}, {\"args\": [\"CallFrom\"], \"id\": 3.9}]}");
+        Trace t = traceFrom(
+            "{\"traceEvents\": [42, {\"name\": null, \"cat\": [\"x\"], \"args\": \"CallFrom "
+            "here\",\n                               \"ts\": \"1\", \"id\": \" 12 \"}, {\"args\": "
+            "null, \"id\": \"1.5\"}, {\"args\": [\"CallFrom\"], \"id\": 3.9}]}");
         QCOMPARE(t.events.kinds[0].event, ValueKind::TruthyScalar);
         QCOMPARE(t.events.kinds[1].name, ValueKind::Null);
         QCOMPARE(t.events.kinds[1].cat, ValueKind::Array);
@@ -69,7 +86,8 @@ private slots:
         QCOMPARE(t.events.flowId[3], int64_t(3));
     }
     void pythonLiteralsAreValues() {
-        Trace t = traceFrom("{\"traceEvents\": [{\"ts\": NaN, \"dur\": Infinity, \"args\": {\"v\": -Infinity}}]}");
+        Trace t = traceFrom(
+            "{\"traceEvents\": [{\"ts\": NaN, \"dur\": Infinity, \"args\": {\"v\": -Infinity}}]}");
         QCOMPARE(t.events.kinds[0].ts, PyNum::Kind::Float);
         QVERIFY(std::isnan(t.events.ts(0).f));
     }
@@ -82,7 +100,8 @@ private slots:
     void gzipIsDetectedByMagicBytes() {
         QTemporaryDir dir;
         std::string path = dir.filePath("trace.json").toStdString();  // gzip despite the name
-        std::system(("printf '{\"traceEvents\": [{\"name\": \"k\"}]}' | gzip -c > " + path).c_str());
+        std::system(
+            ("printf '{\"traceEvents\": [{\"name\": \"k\"}]}' | gzip -c > " + path).c_str());
         Trace t = loadTrace(path);
         QVERIFY(t.bytes.wasCompressed());
         QCOMPARE(t.events.nameOf(0), std::string_view("k"));
@@ -113,15 +132,24 @@ private slots:
     void refusesWhatIsNotATrace_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("empty") << "" << "line 1, column 1 (byte 0): the file is empty";
-        QTest::newRow("array") << "[{}]" << "top level is an array";
-        QTest::newRow("number") << "42" << "top level is not an object";
-        QTest::newRow("no traceEvents") << "{\"a\": 1}" << "no \"traceEvents\"";
-        QTest::newRow("traceEvents object") << "{\"traceEvents\": {}}" << "\"traceEvents\" is not a list";
-        QTest::newRow("truncated") << "{\"traceEvents\": [{\"name\": \"x\"},\n {\"na" << "line 2";
-        QTest::newRow("missing comma") << "{\"traceEvents\": [{\"a\": 1 \"b\": 2}]}" << "byte 25";
-        QTest::newRow("trailing data") << "{\"traceEvents\": []} x" << "unexpected data";
-        QTest::newRow("bad literal") << "{\"traceEvents\": [tru]}" << "invalid literal";
+        QTest::newRow("empty") << ""
+                               << "line 1, column 1 (byte 0): the file is empty";
+        QTest::newRow("array") << "[{}]"
+                               << "top level is an array";
+        QTest::newRow("number") << "42"
+                                << "top level is not an object";
+        QTest::newRow("no traceEvents") << "{\"a\": 1}"
+                                        << "no \"traceEvents\"";
+        QTest::newRow("traceEvents object") << "{\"traceEvents\": {}}"
+                                            << "\"traceEvents\" is not a list";
+        QTest::newRow("truncated") << "{\"traceEvents\": [{\"name\": \"x\"},\n {\"na"
+                                   << "line 2";
+        QTest::newRow("missing comma") << "{\"traceEvents\": [{\"a\": 1 \"b\": 2}]}"
+                                       << "byte 25";
+        QTest::newRow("trailing data") << "{\"traceEvents\": []} x"
+                                       << "unexpected data";
+        QTest::newRow("bad literal") << "{\"traceEvents\": [tru]}"
+                                     << "invalid literal";
     }
     void refusesWhatIsNotATrace() {
         QFETCH(QString, text);

@@ -43,10 +43,13 @@ const KernelInfo& fixedInfo() {
     return info;
 }
 
-std::string show(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string show(const json& j) {
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 // The export of a strict-JSON trace against the input, as described above.
-void checkExport(const Trace& trace, const Provenance& p, const json& in, const std::string& exported) {
+void checkExport(const Trace& trace, const Provenance& p, const json& in,
+                 const std::string& exported) {
     json out = json::parse(exported, nullptr, false);
     FUZZ_CHECK(!out.is_discarded(), exported);
     FUZZ_CHECK(out.is_object() && out.contains("traceEvents") && out["traceEvents"].is_array());
@@ -57,7 +60,8 @@ void checkExport(const Trace& trace, const Provenance& p, const json& in, const 
         json expected = inEvents[row];
         json& got = outEvents[row];
         if (p.assignUids && expected.is_object()) {
-            FUZZ_CHECK(got.is_object() && got.contains("uid") && got["uid"] == json(row), show(got));
+            FUZZ_CHECK(got.is_object() && got.contains("uid") && got["uid"] == json(row),
+                       show(got));
             got.erase("uid");
             expected.erase("uid");
         }
@@ -67,10 +71,13 @@ void checkExport(const Trace& trace, const Provenance& p, const json& in, const 
                            got["args"].contains("stack") && got["args"]["stack"] == stack,
                        show(got));
             got["args"].erase("stack");
-            if (expected.contains("args")) expected["args"].erase("stack");
-            else if (got["args"].empty()) got.erase("args");
+            if (expected.contains("args"))
+                expected["args"].erase("stack");
+            else if (got["args"].empty())
+                got.erase("args");
         }
-        FUZZ_CHECK(got == expected, "row " + std::to_string(row) + "\n" + show(expected) + "\n" + show(got));
+        FUZZ_CHECK(got == expected,
+                   "row " + std::to_string(row) + "\n" + show(expected) + "\n" + show(got));
     }
     json inRest = in, outRest = out;
     inRest.erase("traceEvents");
@@ -115,7 +122,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     json strict;
     bool isStrict = false;
-    if (traceText.find('\0') == std::string_view::npos && stackline::fuzz::nestingDepth(traceText) < 300) {
+    if (traceText.find('\0') == std::string_view::npos &&
+        stackline::fuzz::nestingDepth(traceText) < 300) {
         strict = json::parse(traceText.begin(), traceText.end(), nullptr, false);
         isStrict = !strict.is_discarded();
     }

@@ -32,7 +32,8 @@ std::vector<std::string> kernelNames(const OrderedJson& graph) {
         const std::string& key = it.key();
         names.push_back(key);
         names.push_back(key + ":0");
-        for (std::size_t colon = key.find(':'); colon != std::string::npos; colon = key.find(':', colon + 1))
+        for (std::size_t colon = key.find(':'); colon != std::string::npos;
+             colon = key.find(':', colon + 1))
             names.push_back(key.substr(0, colon));
     }
     return names;
@@ -59,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The registry's graph keys, and forward and backward keys of a region it may not hold (the
     // kernel-only part answers for forward keys the registry lacks).
     std::vector<std::string> keys = info.graphKeys();
-    for (bool backward : {false, true}) keys.push_back(pyGraphKey("Torch-Compiled Region: 0/0", backward));
+    for (bool backward : {false, true})
+        keys.push_back(pyGraphKey("Torch-Compiled Region: 0/0", backward));
     for (const std::string& key : keys) {
         GraphKeyParse outcome;
         std::optional<GraphKey> parsed = parseGraphKey(key, &outcome);
@@ -67,7 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // The backward keys of the region this key names (as the processor asks), and of the text.
         for (const std::string& name : {parsed ? parsed->name : key, key})
             for (const std::string& k : info.backwardKeys(name)) (void)k;
-        const OrderedJson* graph = registry.contains(key) ? &registry.at(key) : info.kernelOnlyJson();
+        const OrderedJson* graph =
+            registry.contains(key) ? &registry.at(key) : info.kernelOnlyJson();
         try {
             writeOut(info.singleStack(key));
             std::vector<std::string> names = kernelNames(graph ? *graph : OrderedJson());
@@ -81,7 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const RegistryError& e) {
             FUZZ_CHECK(graph && !graph->is_object(), e.what());
             // what() ends at a NUL the key may hold ("\u0000" in the JSON).
-            FUZZ_CHECK(std::string(e.what()).find(key.substr(0, key.find('\0'))) != std::string::npos, e.what());
+            FUZZ_CHECK(
+                std::string(e.what()).find(key.substr(0, key.find('\0'))) != std::string::npos,
+                e.what());
         }
     }
     return 0;

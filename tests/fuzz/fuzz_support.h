@@ -22,8 +22,10 @@ inline int nestingDepth(std::string_view s) {
     for (std::size_t i = 0; i < s.size(); ++i) {
         char c = s[i];
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
         } else if (c == '"') {
             inString = true;
         } else if (c == '[' || c == '{') {
@@ -39,7 +41,11 @@ inline int nestingDepth(std::string_view s) {
 inline bool validUtf8(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
-        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        std::size_t n = c < 0x80         ? 1
+                        : (c >> 5) == 6  ? 2
+                        : (c >> 4) == 14 ? 3
+                        : (c >> 3) == 30 ? 4
+                                         : 0;
         if (n == 0 || i + n > s.size()) return false;
         char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
         for (std::size_t k = 1; k < n; ++k) {
@@ -59,8 +65,8 @@ inline bool validUtf8(std::string_view s) {
     std::abort();
 }
 
-#define FUZZ_CHECK(cond, ...) \
-    do {                      \
+#define FUZZ_CHECK(cond, ...)                                         \
+    do {                                                              \
         if (!(cond)) ::stackline::fuzz::failed(#cond, ##__VA_ARGS__); \
     } while (0)
 

@@ -27,24 +27,27 @@ const std::string kName = "fuzz.json";
 
 std::string describeRow(const EventTable& t, uint32_t row) {
     auto k = t.kinds[row];
-    std::string s = std::to_string(t.begin[row]) + "+" + std::to_string(t.length[row]) + " args " +
-                    std::to_string(t.argsOffset[row]) + "+" + std::to_string(t.argsLength[row]) +
-                    " name=" + std::string(t.nameOf(row)) + " cat=" + std::string(t.catOf(row)) +
-                    " ph=" + std::to_string(int(t.phase[row])) + " pid=" + t.keys.describe(t.pid[row]) +
-                    " tid=" + t.keys.describe(t.tid[row]) + " ext=" + t.keys.describe(t.externalId[row]) +
-                    " uid=" + t.keys.describe(t.uid[row]) + " ts=" + std::to_string(t.tsNs[row]) + "/" +
-                    std::to_string(t.tsBits[row]) + " dur=" + std::to_string(t.durNs[row]) + "/" +
-                    std::to_string(t.durBits[row]) + " kinds=" + std::to_string(int(k.event)) +
-                    std::to_string(int(k.name)) + std::to_string(int(k.cat)) + std::to_string(int(k.args)) +
-                    std::to_string(int(k.callFrom)) + std::to_string(int(k.ts)) + std::to_string(int(k.dur)) +
-                    std::to_string(int(k.flowId)) + std::to_string(int(k.objectEmpty)) +
-                    std::to_string(int(k.argsEmpty));
+    std::string s =
+        std::to_string(t.begin[row]) + "+" + std::to_string(t.length[row]) + " args " +
+        std::to_string(t.argsOffset[row]) + "+" + std::to_string(t.argsLength[row]) +
+        " name=" + std::string(t.nameOf(row)) + " cat=" + std::string(t.catOf(row)) +
+        " ph=" + std::to_string(int(t.phase[row])) + " pid=" + t.keys.describe(t.pid[row]) +
+        " tid=" + t.keys.describe(t.tid[row]) + " ext=" + t.keys.describe(t.externalId[row]) +
+        " uid=" + t.keys.describe(t.uid[row]) + " ts=" + std::to_string(t.tsNs[row]) + "/" +
+        std::to_string(t.tsBits[row]) + " dur=" + std::to_string(t.durNs[row]) + "/" +
+        std::to_string(t.durBits[row]) + " kinds=" + std::to_string(int(k.event)) +
+        std::to_string(int(k.name)) + std::to_string(int(k.cat)) + std::to_string(int(k.args)) +
+        std::to_string(int(k.callFrom)) + std::to_string(int(k.ts)) + std::to_string(int(k.dur)) +
+        std::to_string(int(k.flowId)) + std::to_string(int(k.objectEmpty)) +
+        std::to_string(int(k.argsEmpty));
     if (k.flowId == FlowIdStatus::Ok) s += " flow=" + std::to_string(t.flowId[row]);
-    if (k.flowId == FlowIdStatus::Big) s += " bigflow=" + std::to_string(int64_t(t.bigFlowId.at(row)));
+    if (k.flowId == FlowIdStatus::Big)
+        s += " bigflow=" + std::to_string(int64_t(t.bigFlowId.at(row)));
     if (auto it = t.uidValue.find(row); it != t.uidValue.end())
         s += " uidspan=" + std::to_string(it->second.begin) + "-" + std::to_string(it->second.end);
     if (auto it = t.stackValue.find(row); it != t.stackValue.end())
-        s += " stackspan=" + std::to_string(it->second.begin) + "-" + std::to_string(it->second.end);
+        s +=
+            " stackspan=" + std::to_string(it->second.begin) + "-" + std::to_string(it->second.end);
     return s;
 }
 
@@ -63,7 +66,8 @@ void checkTable(const Trace& t) {
             FUZZ_CHECK(t.text()[a.begin] == '{' && t.text()[a.end - 1] == '}');
         for (auto* spans : {&ev.uidValue, &ev.stackValue})
             if (auto it = spans->find(row); it != spans->end())
-                FUZZ_CHECK(it->second.begin >= e.begin && it->second.end <= e.end && !it->second.empty());
+                FUZZ_CHECK(it->second.begin >= e.begin && it->second.end <= e.end &&
+                           !it->second.empty());
     }
     TrackIndex tracks = TrackIndex::build(ev, t.text(), 1);
     FlowIndex flows = FlowIndex::build(ev, tracks);
@@ -74,7 +78,9 @@ void checkTable(const Trace& t) {
             for (size_t i = 0; i < level.size(); ++i) {
                 FUZZ_CHECK(level.row[i] < ev.size());
                 FUZZ_CHECK(tracks.trackOf(level.row[i]) == id);
-                if (i) FUZZ_CHECK(level.start[i - 1] <= level.start[i] && level.end[i - 1] <= level.end[i]);
+                if (i)
+                    FUZZ_CHECK(level.start[i - 1] <= level.start[i] &&
+                               level.end[i - 1] <= level.end[i]);
             }
             if (level.size()) {
                 (void)level.firstEndingAtOrAfter(level.start[0]);
@@ -153,13 +159,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     chunked.threads = 3;
     chunked.chunkBytes = std::max<uint64_t>(16, size / 3);
     Outcome parallel = load(text, chunked);
-    FUZZ_CHECK(parallel.error == sequential.error, "sequential: " + sequential.error + "\nchunked: " + parallel.error);
+    FUZZ_CHECK(parallel.error == sequential.error,
+               "sequential: " + sequential.error + "\nchunked: " + parallel.error);
     if (sequential.trace) {
         const EventTable &a = sequential.trace->events, &b = parallel.trace->events;
         FUZZ_CHECK(a.size() == b.size());
         for (uint32_t row = 0; row < a.size(); ++row)
-            FUZZ_CHECK(describeRow(a, row) == describeRow(b, row),
-                       "row " + std::to_string(row) + "\n" + describeRow(a, row) + "\n" + describeRow(b, row));
+            FUZZ_CHECK(describeRow(a, row) == describeRow(b, row), "row " + std::to_string(row) +
+                                                                       "\n" + describeRow(a, row) +
+                                                                       "\n" + describeRow(b, row));
         const TraceInfo &ia = sequential.trace->info, &ib = parallel.trace->info;
         FUZZ_CHECK(ia.topClose == ib.topClose && ia.topEmpty == ib.topEmpty &&
                    ia.uidAssignedPresent == ib.uidAssignedPresent &&
@@ -170,7 +178,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // (nlohmann stops at a NUL byte as at the end of input; Python's json, and Stackline, do not.)
     if (text.find('\0') == std::string_view::npos && stackline::fuzz::nestingDepth(text) < 2000) {
         nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-        if (!j.is_discarded() && j.is_object() && j.contains("traceEvents") && j["traceEvents"].is_array()) {
+        if (!j.is_discarded() && j.is_object() && j.contains("traceEvents") &&
+            j["traceEvents"].is_array()) {
             FUZZ_CHECK(sequential.trace.has_value(), "refused a valid trace: " + sequential.error);
             FUZZ_CHECK(sequential.trace->events.size() == j["traceEvents"].size());
         }
