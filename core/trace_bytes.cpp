@@ -51,6 +51,7 @@ TraceBytes& TraceBytes::operator=(TraceBytes&& o) noexcept {
         mapped_ = o.mapped_;
         fileSize_ = o.fileSize_;
         compressed_ = o.compressed_;
+        fileBacked_ = o.fileBacked_;
         o.data_ = nullptr;
         o.size_ = o.mapped_ = o.fileSize_ = 0;
     }
@@ -67,7 +68,7 @@ void TraceBytes::reset() {
 }
 
 void TraceBytes::release(uint64_t begin, uint64_t end) const {
-    if (compressed_ || !data_) return;
+    if (!fileBacked_ || !data_) return;
     end = std::min(end, size_);
     uint64_t b = roundUp(begin), e = end / kPage * kPage;
     if (e > b) ::madvise(data_ + b, e - b, MADV_DONTNEED);
@@ -110,6 +111,7 @@ TraceBytes TraceBytes::open(const std::string& path) {
             throw InputError(sysError(path, "cannot map"));
         ::madvise(region, size, MADV_SEQUENTIAL);
         t.size_ = size;
+        t.fileBacked_ = true;
         return t;
     }
 

@@ -31,7 +31,8 @@ public:
     bool wasCompressed() const { return compressed_; }
     uint64_t fileSize() const { return fileSize_; }
     // Lets the kernel drop mapped pages of a plain file that were read (they stay in the page
-    // cache), so resident memory does not grow with the file. No effect on inflated buffers.
+    // cache), so resident memory does not grow with the file. No effect on inflated or copied
+    // buffers: their pages would come back as zeros.
     void release(uint64_t begin, uint64_t end) const;
 
 private:
@@ -41,6 +42,7 @@ private:
     uint64_t mapped_ = 0;
     uint64_t fileSize_ = 0;
     bool compressed_ = false;
+    bool fileBacked_ = false;
 };
 
 }  // namespace stackline
