@@ -3,6 +3,8 @@
 #include <libdeflate.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <deque>
 #include <future>
 #include <memory>
@@ -14,10 +16,21 @@
 namespace stackline {
 namespace {
 
+// An edit replaces `remove` bytes at `offset` with pre + number + body + post; the pieces point
+// into literals, the stack pool or the number's own digits, so no edit allocates.
 struct Edit {
-    uint64_t offset;
-    uint64_t remove;  // bytes of the original replaced
-    std::string text;
+    uint64_t offset = 0;
+    uint64_t remove = 0;
+    std::string_view pre, body, post;
+    std::array<char, 12> digits{};  // a row number (uint32)
+    uint8_t digitCount = 0;
+
+    std::string_view number() const { return {digits.data(), digitCount}; }
+    uint64_t size() const { return pre.size() + digitCount + body.size() + post.size(); }
+    void setNumber(uint32_t n) {
+        digitCount = uint8_t(std::to_chars(digits.data(), digits.data() + digits.size(), n).ptr -
+                             digits.data());
+    }
 };
 
 // Position just after the last member before the closing brace at close (skips whitespace back).
@@ -36,40 +49,56 @@ void rowEdits(const Trace& trace, const Provenance& p, uint32_t row, std::vector
     bool stack = p.written[row] != 0;
     if (!uid && !stack) return;
     uint64_t end = afterLastMember(text, t.begin[row] + t.length[row] - 1);
-    std::string tail;
+    bool tailStarted = false;  // members appended at the event's end so far
     if (uid) {
-        auto existing = t.uidValue.find(row);
-        if (existing != t.uidValue.end())
-            edits.push_back({existing->second.begin, existing->second.size(), std::to_string(row)});
-        else
-            tail += (k.objectEmpty ? "\"uid\":" : ",\"uid\":") + std::to_string(row);
-    }
-    if (stack) {
-        const std::string& json = p.stacks.json(p.stack[row]);
-        auto existing = t.stackValue.find(row);
-        if (existing != t.stackValue.end()) {
-            edits.push_back({existing->second.begin, existing->second.size(), json});
-        } else if (k.args == ValueKind::Object) {
-            Span a = t.argsSpan(row);
-            edits.push_back({afterLastMember(text, a.end - 1), 0,
-                             (k.argsEmpty ? "\"stack\":" : ",\"stack\":") + json});
+        auto existing = t.uidValue.empty() ? t.uidValue.end() : t.uidValue.find(row);
+        Edit& e = edits.emplace_back();
+        e.setNumber(row);
+        if (existing != t.uidValue.end()) {
+            e.offset = existing->second.begin;
+            e.remove = existing->second.size();
         } else {
-            bool first = k.objectEmpty && tail.empty();
-            tail += (first ? "\"args\":{\"stack\":" : ",\"args\":{\"stack\":") + json + "}";
+            e.offset = end;
+            e.pre = k.objectEmpty ? "\"uid\":" : ",\"uid\":";
+            tailStarted = true;
         }
     }
-    if (!tail.empty()) edits.push_back({end, 0, std::move(tail)});
-    std::stable_sort(edits.begin(), edits.end(),
-                     [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
+    if (stack) {
+        std::string_view json = p.stacks.json(p.stack[row]);
+        auto existing = t.stackValue.empty() ? t.stackValue.end() : t.stackValue.find(row);
+        Edit& e = edits.emplace_back();
+        e.body = json;
+        if (existing != t.stackValue.end()) {
+            e.offset = existing->second.begin;
+            e.remove = existing->second.size();
+        } else if (k.args == ValueKind::Object) {
+            Span a = t.argsSpan(row);
+            e.offset = afterLastMember(text, a.end - 1);
+            e.pre = k.argsEmpty ? "\"stack\":" : ",\"stack\":";
+        } else {
+            e.offset = end;
+            e.pre =
+                k.objectEmpty && !tailStarted ? "\"args\":{\"stack\":" : ",\"args\":{\"stack\":";
+            e.post = "}";
+        }
+    }
+    // At most two edits; at the same offset the uid stays first (as in the reference's dict).
+    if (edits.size() == 2 && edits[1].offset < edits[0].offset) std::swap(edits[0], edits[1]);
 }
 
 // The single top-level edit: "uid_assigned": true.
 std::optional<Edit> topEdit(const Trace& trace, const Provenance& p) {
     if (!p.assignUids) return std::nullopt;
-    if (trace.info.uidAssignedPresent)
-        return Edit{trace.info.uidAssignedValue.begin, trace.info.uidAssignedValue.size(), "true"};
-    return Edit{afterLastMember(trace.text(), trace.info.topClose), 0,
-                trace.info.topEmpty ? "\"uid_assigned\":true" : ",\"uid_assigned\":true"};
+    Edit e;
+    if (trace.info.uidAssignedPresent) {
+        e.offset = trace.info.uidAssignedValue.begin;
+        e.remove = trace.info.uidAssignedValue.size();
+        e.pre = "true";
+    } else {
+        e.offset = afterLastMember(trace.text(), trace.info.topClose);
+        e.pre = trace.info.topEmpty ? "\"uid_assigned\":true" : ",\"uid_assigned\":true";
+    }
+    return e;
 }
 
 // A part of the output: events [rowBegin, rowEnd) and input bytes [begin, end).
@@ -85,7 +114,10 @@ void splice(const Trace& trace, const Provenance& p, const Part& part, Sink&& si
     uint64_t pos = part.begin;
     auto emit = [&](const Edit& e) {
         sink.copy(text.substr(pos, e.offset - pos));
-        sink.insert(e.text);
+        sink.insert(e.pre);
+        sink.insert(e.number());
+        sink.insert(e.body);
+        sink.insert(e.post);
         pos = e.offset + e.remove;
     };
     std::optional<Edit> top = topEdit(trace, p);
@@ -111,12 +143,12 @@ uint64_t outputSize(const Trace& trace, const Provenance& p, const Part& part) {
     uint64_t size = part.end - part.begin;
     std::optional<Edit> top = topEdit(trace, p);
     if (top && top->offset >= part.begin && top->offset < part.end)
-        size += top->text.size() - top->remove;
+        size += top->size() - top->remove;
     std::vector<Edit> edits;
     uint64_t released = part.begin;
     for (uint32_t row = part.rowBegin; p.applied && row < part.rowEnd; ++row) {
         rowEdits(trace, p, row, edits);
-        for (const Edit& e : edits) size += e.text.size() - e.remove;
+        for (const Edit& e : edits) size += e.size() - e.remove;
         // Finding event ends reads every page once; hand them back as the scan moves on.
         uint64_t at = trace.events.begin[row];
         if (at - released > (16u << 20)) {

@@ -3,6 +3,7 @@
 #include "provenance.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -260,7 +261,11 @@ private:
     std::vector<Group> findCoveredIn(const std::vector<uint32_t>& regions) {
         std::vector<Group> groups;
         if (regions.empty()) return groups;
-        std::unordered_map<KeyId, std::vector<Interval>> byTid;
+        struct Regions {
+            std::vector<Interval> items;  // sorted by start
+            std::vector<PyNum> starts;
+        };
+        std::unordered_map<KeyId, Regions> byTid;
         for (uint32_t row : regions) {
             try {
                 if (t_.tid[row] == kNoKey)
@@ -269,18 +274,16 @@ private:
                 if (t_.tid[row] == kUnhashable)
                     throw ProcessError{"bad_tid",
                                        eventLabel(row) + " has a list or object as \"tid\""};
-                byTid[t_.tid[row]].push_back(interval(row));
+                byTid[t_.tid[row]].items.push_back(interval(row));
             } catch (const ProcessError& e) {
                 fail(row, e);
             }
         }
-        std::unordered_map<KeyId, std::vector<PyNum>> startsByTid;
-        for (auto& [tid, items] : byTid) {
-            std::stable_sort(items.begin(), items.end(), [](const Interval& a, const Interval& b) {
-                return pyLess(a.start, b.start);
-            });
-            auto& starts = startsByTid[tid];
-            for (const Interval& i : items) starts.push_back(i.start);
+        for (auto& [tid, r] : byTid) {
+            std::stable_sort(
+                r.items.begin(), r.items.end(),
+                [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+            for (const Interval& i : r.items) r.starts.push_back(i.start);
         }
         std::vector<uint8_t> covered(t_.strings.size());
         for (uint32_t id = 0; id < covered.size(); ++id)
@@ -302,11 +305,11 @@ private:
                 auto it = byTid.find(tid);
                 if (it == byTid.end()) continue;
                 Interval item = interval(row);
-                const std::vector<PyNum>& starts = startsByTid[tid];
+                const std::vector<PyNum>& starts = it->second.starts;
                 auto idx = std::lower_bound(starts.begin(), starts.end(), item.start, pyLess) -
                            starts.begin() - 1;
                 if (idx < 0) continue;
-                const Interval& region = it->second[size_t(idx)];
+                const Interval& region = it->second.items[size_t(idx)];
                 if (!(pyLessEqual(region.start, item.start) && pyLessEqual(item.end, region.end)))
                     continue;
                 uint32_t regionKey = key(region.row);
@@ -491,13 +494,15 @@ private:
                         ") has no kernel information under " + fwKey);
             return;
         }
+        uint32_t slot =
+            regionSlots_.try_emplace({name, needBw}, uint32_t(regionSlots_.size())).first->second;
         for (uint32_t op : group.ops) {
             try {
                 forEachKernel(op, [&](uint32_t kernel) {
                     out_.reached[kernel] = 1;
                     if (discover_) return;
                     try {
-                        processKernel(kernel, op, fwKey, bwKeys, needBw);
+                        processKernel(kernel, op, slot, fwKey, bwKeys, needBw);
                     } catch (const ProcessError& e) {
                         fail(kernel, e);
                     } catch (const RegistryError& e) {
@@ -522,37 +527,52 @@ private:
         out_.written[row] = 1;
     }
 
-    // _assign_stack
-    bool assignStack(uint32_t row, const std::string& fw, const std::vector<std::string>& bw,
-                     std::string_view kernel) {
+    // The stack _assign_stack would assign (nullptr: none).
+    const OrderedJson* stackFor(const std::string& fw, const std::vector<std::string>& bw,
+                                std::string_view kernel) const {
         for (const std::string& k : bw)
-            if (const OrderedJson* s = info_.stackForKernel(k, kernel)) {
-                setStack(row, *s);
-                return true;
-            }
-        if (const OrderedJson* s = info_.stackForKernel(fw, kernel)) {
-            setStack(row, *s);
-            return true;
-        }
-        return false;
+            if (const OrderedJson* s = info_.stackForKernel(k, kernel)) return s;
+        return info_.stackForKernel(fw, kernel);
+    }
+    // The stack _assign_single_stack would assign.
+    const OrderedJson* singleStackFor(const std::string& fw,
+                                      const std::vector<std::string>& bw) const {
+        for (const std::string& k : bw)
+            if (const OrderedJson* s = info_.singleStack(k)) return s;
+        return info_.singleStack(fw);
+    }
+    bool assign(uint32_t row, const OrderedJson* stack) {
+        if (stack) setStack(row, *stack);
+        return stack != nullptr;
     }
 
-    // _assign_single_stack
-    bool assignSingleStack(uint32_t row, const std::string& fw,
-                           const std::vector<std::string>& bw) {
-        for (const std::string& k : bw)
-            if (const OrderedJson* s = info_.singleStack(k)) {
-                setStack(row, *s);
-                return true;
-            }
-        if (const OrderedJson* s = info_.singleStack(fw)) {
-            setStack(row, *s);
-            return true;
+    // What the kernel information says of a kernel name under a region's graph keys: the same
+    // for every launch, so it is looked up once per (region name, kernel name).
+    struct KernelLookup {
+        bool isExtern = false;
+        bool triton = false;
+        const OrderedJson* stack = nullptr;  // when not extern
+    };
+    const KernelLookup& lookup(uint32_t slot, uint32_t nameId, std::string_view name,
+                               const std::string& fw, const std::vector<std::string>& bw,
+                               bool needBw) {
+        uint64_t memoKey = (uint64_t(slot) << 32) | nameId;
+        auto it = lookups_.find(memoKey);
+        if (it != lookups_.end()) return it->second;
+        KernelLookup l;
+        // _maybe_extern_call
+        l.isExtern = !info_.hasKernelInfo(fw, name) &&
+                     (!needBw || std::none_of(bw.begin(), bw.end(), [&](const std::string& key) {
+                         return info_.hasKernelInfo(key, name);
+                     }));
+        if (!l.isExtern) {
+            l.triton = name.rfind("triton_", 0) == 0;
+            l.stack = l.triton ? stackFor(fw, bw, name) : singleStackFor(fw, bw);
         }
-        return false;
+        return lookups_.emplace(memoKey, l).first->second;
     }
 
-    void processKernel(uint32_t row, uint32_t op, const std::string& fw,
+    void processKernel(uint32_t row, uint32_t op, uint32_t slot, const std::string& fw,
                        const std::vector<std::string>& bw, bool needBw) {
         const EventTable::Kinds& k = t_.kinds[row];
         if (k.event != ValueKind::Object)
@@ -563,13 +583,9 @@ private:
             throw ProcessError{"bad_name",
                                eventLabel(row) + " (a kernel) has a name that is not a string"};
         std::string_view name = t_.nameOf(row);
-        // _maybe_extern_call
-        bool isExtern = !info_.hasKernelInfo(fw, name) &&
-                        (!needBw || std::none_of(bw.begin(), bw.end(), [&](const std::string& key) {
-                            return info_.hasKernelInfo(key, name);
-                        }));
+        const KernelLookup& l = lookup(slot, t_.name[row], name, fw, bw, needBw);
         bool assigned = false, warn = false;
-        if (isExtern) {
+        if (l.isExtern) {
             auto it = externRegionsOf_.find(op);
             if (it != externRegionsOf_.end()) {
                 for (uint32_t g : it->second) {
@@ -578,17 +594,15 @@ private:
                     if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
                         throw ProcessError{
                             "bad_name", eventLabel(externRow) + " has a name that is not a string"};
-                    assigned = assignStack(row, fw, bw,
-                                           externKernelName(std::string(t_.nameOf(externRow))));
+                    assigned = assign(
+                        row, stackFor(fw, bw, externKernelName(std::string(t_.nameOf(externRow)))));
                     if (assigned) break;
                 }
             }
-            if (!assigned) assigned = assignSingleStack(row, fw, bw);
-        } else if (name.rfind("triton_", 0) != 0) {
-            warn = true;
-            assigned = assignSingleStack(row, fw, bw);
+            if (!assigned) assigned = assign(row, singleStackFor(fw, bw));
         } else {
-            assigned = assignStack(row, fw, bw, name);
+            warn = !l.triton;
+            assigned = assign(row, l.stack);
         }
         if (!assigned && warn)
             warning(row, "unrecognized_kernel", std::string(name),
@@ -623,6 +637,8 @@ private:
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
+    std::map<std::pair<std::string, bool>, uint32_t> regionSlots_;  // (name, needBw) -> slot
+    std::unordered_map<uint64_t, KernelLookup> lookups_;
     std::set<std::pair<uint32_t, std::string>> reported_;  // (row, kind) of the errors so far
     std::vector<uint8_t> stringFlags_;
 };

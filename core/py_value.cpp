@@ -65,10 +65,10 @@ PyNum pyAdd(const PyNum& a, const PyNum& b) {
     return PyNum::real(x + y);
 }
 
-bool pyLess(const PyNum& a, const PyNum& b) {
+bool pyLessMixed(const PyNum& a, const PyNum& b) {
     return compare(a, b) == -1;
 }
-bool pyLessEqual(const PyNum& a, const PyNum& b) {
+bool pyLessEqualMixed(const PyNum& a, const PyNum& b) {
     int c = compare(a, b);
     return c == -1 || c == 0;
 }

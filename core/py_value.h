@@ -25,9 +25,20 @@ struct PyNum {
 
 // Python's a + b for numbers (Invalid when either side is not a number).
 PyNum pyAdd(const PyNum& a, const PyNum& b);
-// Python's a < b and a <= b (exact across int/float, false with NaN).
-bool pyLess(const PyNum& a, const PyNum& b);
-bool pyLessEqual(const PyNum& a, const PyNum& b);
+// Python's a < b and a <= b (exact across int/float, false with NaN). Same-kind numbers, by far
+// the most common, are compared inline.
+bool pyLessMixed(const PyNum& a, const PyNum& b);
+bool pyLessEqualMixed(const PyNum& a, const PyNum& b);
+inline bool pyLess(const PyNum& a, const PyNum& b) {
+    if (a.kind == b.kind && a.kind == PyNum::Kind::Int) return a.i < b.i;
+    if (a.kind == b.kind && a.kind == PyNum::Kind::Float) return a.f < b.f;
+    return pyLessMixed(a, b);
+}
+inline bool pyLessEqual(const PyNum& a, const PyNum& b) {
+    if (a.kind == b.kind && a.kind == PyNum::Kind::Int) return a.i <= b.i;
+    if (a.kind == b.kind && a.kind == PyNum::Kind::Float) return a.f <= b.f;
+    return pyLessEqualMixed(a, b);
+}
 bool pyEqual(const PyNum& a, const PyNum& b);
 
 // Python int(str): surrounding whitespace, sign, Unicode decimal digits, single underscores.

@@ -312,7 +312,7 @@ private:
         k.callFrom = CallFrom::No;
         k.argsEmpty = false;
         t.externalId.back() = kNoKey;
-        t.stackValue.erase(row);
+        if (!t.stackValue.empty()) t.stackValue.erase(row);
         switch (*c.p) {
             case '{': {
                 k.args = ValueKind::Object;
