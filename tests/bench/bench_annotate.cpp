@@ -1,9 +1,10 @@
 // bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] [--reference ORACLE] [--gzip]
 //
-// For each size (MiB): generates a Kineto-layout trace, times `cp` of it, runs
-// `stackline-cli annotate ... --timings` and prints load/process/export times, MB/s, the ratio to
-// cp and peak RSS. On the first size <= 64 MiB it also runs the reference (oracle.py) when python3
-// and the oracle exist, and checks that both outputs are equal. Linux only (fork, wait4).
+// For each size (MiB): generates a Kineto-layout trace, times `cp` of it and
+// `stackline-cli annotate ... --timings` taking turns, and prints load/process/export times, MB/s,
+// the ratio to cp and peak RSS. On the first size <= 64 MiB it also runs the reference (oracle.py)
+// when python3 and the oracle exist, and checks that both outputs are equal. Linux only (fork,
+// wait4).
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -138,35 +139,41 @@ struct CliRun {
     Timings timings;
 };
 
-// The best of `runs` runs (by wall time), like cp's best of three: the machine's writeback makes
-// single runs of either vary severalfold. The output of the last run is kept.
-CliRun runCli(const Options& opt, const std::string& trace, const std::string& kernelInfo,
-              const std::string& out, const std::string& errPath, int runs = 3) {
-    std::optional<CliRun> best;
-    for (int i = 0; i < runs; ++i) {
-        const Proc p = runChecked(
-            {opt.cli, "annotate", trace, "--kernel-info", kernelInfo, "-o", out, "--timings"},
-            "/dev/null", errPath);
-        const std::string text = readFile(errPath);
-        const std::optional<Timings> t = parseTimings(text);
-        if (!t) {
-            throw std::runtime_error("no 'timings: load=... process=... export=...' line in:\n" +
-                                     text);
-        }
-        if (!best || p.seconds < best->proc.seconds) best = CliRun{p, *t};
-    }
-    return *best;
+CliRun runCliOnce(const Options& opt, const std::string& trace, const std::string& kernelInfo,
+                  const std::string& out, const std::string& errPath) {
+    const Proc p = runChecked(
+        {opt.cli, "annotate", trace, "--kernel-info", kernelInfo, "-o", out, "--timings"},
+        "/dev/null", errPath);
+    const std::string text = readFile(errPath);
+    const std::optional<Timings> t = parseTimings(text);
+    if (!t)
+        throw std::runtime_error("no 'timings: load=... process=... export=...' line in:\n" + text);
+    return {p, *t};
 }
 
-// Best of three runs, each output deleted afterwards.
-double bestOf3(const std::vector<std::string>& args, const std::string& outPath,
-               const std::string& errPath, const std::string& createdFile) {
-    double best = 1e300;
+// A command and stackline-cli take turns three times, each starting with its previous output
+// deleted, and each keeps its best run (by wall time): both meet the machine's page cache and
+// writeback in the same state (single runs of either vary severalfold on a VM). The CLI's last
+// output is kept.
+struct SideBySide {
+    double otherSecs = 1e300;
+    CliRun cli;
+};
+SideBySide sideBySide(const std::vector<std::string>& other, const std::string& otherOut,
+                      const Options& opt, const std::string& trace, const std::string& kernelInfo,
+                      const std::string& out, const std::string& errPath) {
+    SideBySide r;
+    std::optional<CliRun> best;
     for (int i = 0; i < 3; ++i) {
-        best = std::min(best, runChecked(args, outPath, errPath).seconds);
-        if (!createdFile.empty()) fs::remove(createdFile);
+        if (!otherOut.empty()) fs::remove(otherOut);
+        r.otherSecs = std::min(r.otherSecs, runChecked(other, "/dev/null", errPath).seconds);
+        if (!otherOut.empty()) fs::remove(otherOut);
+        fs::remove(out);
+        CliRun c = runCliOnce(opt, trace, kernelInfo, out, errPath);
+        if (!best || c.proc.seconds < best->proc.seconds) best = c;
     }
-    return best;
+    r.cli = *best;
+    return r;
 }
 
 struct SizeResult {
@@ -304,9 +311,11 @@ int run(const Options& opt) {
         std::fprintf(stderr, "generated %.1f MB, %llu events in %.2f s (%.0f MB/s)\n", mb,
                      (unsigned long long)trace.events, genSecs, mb / genSecs);
 
-        const double cpSecs =
-            bestOf3({"/bin/cp", "--reflink=never", trace.tracePath, copy}, "/dev/null", err, copy);
-        const CliRun cli = runCli(opt, trace.tracePath, trace.kernelInfoPath, out, err);
+        const SideBySide run =
+            sideBySide({"/bin/cp", "--reflink=never", trace.tracePath, copy}, copy, opt,
+                       trace.tracePath, trace.kernelInfoPath, out, err);
+        const double cpSecs = run.otherSecs;
+        const CliRun& cli = run.cli;
         const double total = cli.proc.seconds;
         const SizeResult r{mb, total, total / cpSecs, cli.proc.peakRssMb / mb};
         results.push_back(r);
@@ -340,8 +349,10 @@ int run(const Options& opt) {
             GzipResult g;
             g.mb = mb;
             g.gzMb = double(fs::file_size(gz)) / kMiB;
-            g.inflateSecs = bestOf3({"gzip", "-dc", gz}, "/dev/null", err, "");
-            const CliRun gzCli = runCli(opt, gz, trace.kernelInfoPath, out, err);
+            const SideBySide run =
+                sideBySide({"gzip", "-dc", gz}, "", opt, gz, trace.kernelInfoPath, out, err);
+            g.inflateSecs = run.otherSecs;
+            const CliRun& gzCli = run.cli;
             g.loadSecs = gzCli.timings.load;
             g.totalSecs = gzCli.proc.seconds;
             gzipResults.push_back(g);
