@@ -272,6 +272,7 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
     setDocument(std::move(*result));
     timeline_->setFocus();
     addRecent(doc_->tracePath(), doc_->kernelInfoFound ? QString() : doc_->kernelInfoPath);
+    warnIfKernelInfoMatchesNothing();
     emit documentLoaded();
 }
 
@@ -321,12 +322,37 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
 
 void MainWindow::showError(const QString& title, const QString& message) {
     lastError_ = message;
+    showMessageBox(QMessageBox::Critical, QStringLiteral("errorBox"), title, message);
+}
+
+void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& name, const QString& title,
+                                const QString& message) {
     statusBar()->showMessage(title, 10000);
     // Not modal-blocking: loading goes on in the event loop, and tests can inspect the box.
-    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    auto* box = new QMessageBox(icon, title, message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setObjectName(QStringLiteral("errorBox"));
+    box->setObjectName(name);
     box->open();
+}
+
+// Kernel information from another model or run loads fine but annotates nothing; say so rather
+// than leave the user wondering why no kernel has a stack.
+void MainWindow::warnIfKernelInfoMatchesNothing() {
+    if (!doc_ || doc_->kernelInfo.empty() || doc_->provenance.annotatedCount > 0) return;
+    int regions = 0;
+    for (const Diagnostic& d : doc_->provenance.diagnostics)
+        regions += d.kind == "region_without_kernel_info";
+    if (regions == 0) return;
+    tabs_->setCurrentWidget(diagnostics_);
+    const QString trace = QFileInfo(doc_->tracePath()).fileName();
+    const QString where = regions == 1
+                              ? tr("the compiled region of %1").arg(trace)
+                              : tr("any of the %1 compiled regions of %2").arg(regions).arg(trace);
+    showMessageBox(QMessageBox::Warning, QStringLiteral("warningBox"),
+                   tr("Kernel information does not match"),
+                   tr("%1 has no entry for %2, so no kernel was given a stack. The Diagnostics tab "
+                      "lists each region and the key it was looked up under.")
+                       .arg(QFileInfo(doc_->kernelInfoPath).fileName(), where));
 }
 
 void MainWindow::showProgress(const QString& stage, int permille) {

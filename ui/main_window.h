@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <memory>
 #include <vector>
 
@@ -87,6 +88,9 @@ private:
     void onExportFinished(bool cancelled, const QString& error);
     void setDocument(std::shared_ptr<const Document> doc);
     void showError(const QString& title, const QString& message);
+    void showMessageBox(QMessageBox::Icon icon, const QString& name, const QString& title,
+                        const QString& message);
+    void warnIfKernelInfoMatchesNothing();
     void showProgress(const QString& stage, int permille);
     void select(uint32_t row);
     void updateSearchHits();

@@ -1,8 +1,11 @@
 // The main window offscreen: opening a trace with its kernel information found beside it (by
 // argument, drag and drop, recent files), attaching kernel information later, cancelling a load,
-// selecting a kernel shows its stack frames, panels select events, search, a bad file keeps the
-// open trace, export writes what `stackline-cli annotate` writes, annotated traces open without
-// kernel information, and letter shortcuts do not fire while typing.
+// selecting a kernel shows its stack frames, panels select events, search, a bad trace, a bad
+// kernel information file or a failed export keep the open trace (with a message), unrelated
+// kernel information is listed as warnings, export writes what `stackline-cli annotate` writes,
+// annotated traces open without kernel information, and letter shortcuts do not fire while typing.
+#include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -18,6 +21,7 @@
 
 #include "details_panel.h"
 #include "diagnostic.h"
+#include "diagnostics_panel.h"
 #include "kernels_panel.h"
 #include "main_window.h"
 #include "palette.h"
@@ -249,6 +253,86 @@ private slots:
         window_->openTrace(tmp_.filePath(QStringLiteral("missing.json")));
         QVERIFY(failed.wait(10000));
         QCOMPARE(window_->document(), before);
+    }
+
+    void exportFailureShowsErrorAndKeepsTrace_data() {
+        QTest::addColumn<QString>("target");
+        QTest::newRow("missing folder") << QStringLiteral("no-such-folder/out.json");
+        QTest::newRow("full disk") << QStringLiteral("/dev/full");
+    }
+
+    void exportFailureShowsErrorAndKeepsTrace() {
+        QFETCH(QString, target);
+        if (!target.startsWith(QLatin1Char('/'))) target = tmp_.filePath(target);
+        if (target == QLatin1String("/dev/full") && !QFileInfo::exists(target))
+            QSKIP("no /dev/full here");
+        QVERIFY(open(kTrace));
+        const Document* before = window_->document();
+        QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+        window_->exportTo(target);
+        QVERIFY(done.wait(20000));
+        QVERIFY(!done[0][0].toBool());
+        QVERIFY2(done[0][1].toString().contains(target), qPrintable(done[0][1].toString()));
+        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("errorBox"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        QCOMPARE(window_->document(), before);
+        QVERIFY(QDir(tmp_.path())
+                    .entryList({QStringLiteral(".*.json.*")}, QDir::Files | QDir::Hidden)
+                    .isEmpty());  // no temporary file left behind
+        // The window goes on: the next export to a writable place succeeds.
+        const QString good = tmp_.filePath(QStringLiteral("after-failure.json"));
+        window_->exportTo(good);
+        QVERIFY(done.wait(20000));
+        QVERIFY2(done[1][0].toBool(), qPrintable(done[1][1].toString()));
+        QVERIFY(QFileInfo(good).size() > 1000);
+    }
+
+    void badKernelInfoShowsErrorAndKeepsTrace() {
+        QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("kinfo-target.pt.trace.json"))));
+        const Document* before = window_->document();
+        const QString bad = tmp_.filePath(QStringLiteral("broken.kernel_info.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi");
+        f.close();
+        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
+        window_->attachKernelInfo(bad);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(window_->document(), before);
+        QVERIFY(window_->lastError().contains(QStringLiteral("broken.kernel_info.json")));
+        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("errorBox"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+    }
+
+    void unrelatedKernelInfoIsListedAsWarnings() {
+        // Valid kernel information from another model: the trace opens, nothing is annotated,
+        // and each compiled region without information is a warning in the Diagnostics tab.
+        QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("other-model.pt.trace.json"))));
+        const QString other = tmp_.filePath(QStringLiteral("other-model.kernel_info.json"));
+        QFile f(other);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "{\"('Torch-Compiled Region: 7/3', False)\": {\"triton_poi_fused_mul_0\": "
+            "{\"stack_traces\": [\"  File \\\"other.py\\\", line 1, in f\\n\"]}}}");
+        f.close();
+        QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
+        window_->attachKernelInfo(other);
+        QVERIFY(loaded.wait(20000));
+        const Document& doc = *window_->document();
+        QCOMPARE(doc.kernelInfoPath, other);
+        int regionWarnings = 0;
+        for (const Diagnostic& d : doc.provenance.diagnostics)
+            regionWarnings += d.kind == "region_without_kernel_info";
+        QVERIFY(regionWarnings > 0);
+        QVERIFY(window_->diagnostics()->count() >= regionWarnings);
+        QCOMPARE(doc.provenance.annotatedCount, 0u);
+        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("warningBox"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        QVERIFY(box->text().contains(QStringLiteral("other-model.kernel_info.json")));
+        QVERIFY(window_->diagnostics()->isVisible());
     }
 
     void exportEqualsCli_data() {
