@@ -2,6 +2,7 @@
 // guessed from the bytes, each chunk is indexed on its own thread, and a guess is kept only when
 // the chunk before it really ends there (otherwise that part is rescanned in order).
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -107,6 +108,14 @@ PyNum parseNumber(std::string_view t) {
 // of them, a slice's end or a gap on the timeline, cannot overflow.
 constexpr int64_t kMaxNs = (int64_t(1) << 62) - 1;
 
+// An exponent, NaN or Infinity in a number's text (a plain loop: find_first_of calls memchr per
+// character).
+bool hasExponentOrWord(std::string_view t) {
+    for (char c : t)
+        if (c == 'e' || c == 'E' || c == 'N' || c == 'I') return true;
+    return false;
+}
+
 int64_t nanosFromText(std::string_view t, const PyNum& n) {
     auto clamp = [](long double v) -> int64_t {
         if (!(v == v)) return 0;
@@ -114,7 +123,7 @@ int64_t nanosFromText(std::string_view t, const PyNum& n) {
         if (v < -kMaxNs) return -kMaxNs;
         return int64_t(std::llroundl(v));
     };
-    if (t.find_first_of("eENI") != std::string_view::npos) return clamp(n.f * 1000.0L);
+    if (hasExponentOrWord(t)) return clamp(n.f * 1000.0L);
     bool neg = t[0] == '-';
     std::size_t i = neg ? 1 : 0;
     // More integer digits than the exact arithmetic below holds: far beyond kMaxNs anyway.
@@ -191,7 +200,24 @@ private:
         return scratch_;
     }
 
-    uint32_t internString(const RawString& s) { return t.strings.intern(decoded(s)); }
+    // Names and categories repeat from event to event: a small direct-mapped cache in front of
+    // the pool saves hashing whole strings and probing its map.
+    std::array<uint32_t, 256> recent_ = [] {
+        std::array<uint32_t, 256> a;
+        a.fill(UINT32_MAX);
+        return a;
+    }();
+    uint32_t internString(const RawString& raw) {
+        std::string_view s = decoded(raw);
+        uint64_t head = 0, tail = 0;
+        std::memcpy(&head, s.data(), std::min<std::size_t>(s.size(), 8));
+        if (s.size() > 8) std::memcpy(&tail, s.data() + s.size() - 8, 8);
+        uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ s.size()) * 0xFF51AFD7ED558CCDull;
+        uint32_t& slot = recent_[h >> 56];
+        if (slot != UINT32_MAX && t.strings.at(slot) == s) return slot;
+        slot = t.strings.intern(s);
+        return slot;
+    }
 
     ValueKind readKind(uint32_t* stringId) {
         switch (*c.p) {
@@ -240,9 +266,18 @@ private:
                 return t.keys.intKey(0);
             default: {
                 PyNum n = parseNumber(c.readNumber());
-                return n.kind == PyNum::Kind::Int ? t.keys.intKey(n.i) : t.keys.floatKey(n.f);
+                return n.kind == PyNum::Kind::Int ? intKey(n.i) : t.keys.floatKey(n.f);
             }
         }
+    }
+
+    // pids and tids repeat: the same kind of cache for integer keys.
+    std::array<std::pair<int64_t, KeyId>, 16> recentInts_{};
+    KeyId intKey(__int128 v) {
+        if (v < INT64_MIN || v > INT64_MAX) return t.keys.intKey(v);
+        auto& e = recentInts_[(uint64_t(v) * 0x9E3779B97F4A7C15ull) >> 60];
+        if (e.second == kNoKey || e.first != int64_t(v)) e = {int64_t(v), t.keys.intKey(v)};
+        return e.second;
     }
 
     PyNum readNum(int64_t& ns) {
