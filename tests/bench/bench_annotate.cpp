@@ -151,10 +151,10 @@ CliRun runCliOnce(const Options& opt, const std::string& trace, const std::strin
     return {p, *t};
 }
 
-// A command and stackline-cli take turns three times, each starting with its previous output
-// deleted, and each keeps its best run (by wall time): both meet the machine's page cache and
-// writeback in the same state (single runs of either vary severalfold on a VM). The CLI's last
-// output is kept.
+// A command and stackline-cli take turns three times and each keeps its best run (by wall time).
+// Before each run both outputs are deleted, so that each starts with the other's output just freed:
+// on a VM, memory freed a while ago comes back slowly, and single runs vary severalfold with it.
+// The CLI's last output is kept.
 struct SideBySide {
     double otherSecs = 1e300;
     CliRun cli;
@@ -164,11 +164,14 @@ SideBySide sideBySide(const std::vector<std::string>& other, const std::string& 
                       const std::string& out, const std::string& errPath) {
     SideBySide r;
     std::optional<CliRun> best;
-    for (int i = 0; i < 3; ++i) {
-        if (!otherOut.empty()) fs::remove(otherOut);
-        r.otherSecs = std::min(r.otherSecs, runChecked(other, "/dev/null", errPath).seconds);
+    auto removeOutputs = [&] {
         if (!otherOut.empty()) fs::remove(otherOut);
         fs::remove(out);
+    };
+    for (int i = 0; i < 3; ++i) {
+        removeOutputs();
+        r.otherSecs = std::min(r.otherSecs, runChecked(other, "/dev/null", errPath).seconds);
+        removeOutputs();
         CliRun c = runCliOnce(opt, trace, kernelInfo, out, errPath);
         if (!best || c.proc.seconds < best->proc.seconds) best = c;
     }
