@@ -141,17 +141,15 @@ private slots:
         one.threads = 1;
         chunked.threads = 3;
         chunked.chunkBytes = 1 << 13;
-        std::string sequential, parallel;
-        try {
-            parseTrace(TraceBytes::fromString(json), "t.json", one);
-        } catch (const InputError& e) {
-            sequential = e.what();
-        }
-        try {
-            parseTrace(TraceBytes::fromString(json), "t.json", chunked);
-        } catch (const InputError& e) {
-            parallel = e.what();
-        }
+        auto errorOf = [&](const LoadOptions& options) -> std::string {
+            try {
+                parseTrace(TraceBytes::fromString(json), "t.json", options);
+            } catch (const InputError& e) {
+                return e.what();
+            }
+            return {};
+        };
+        const std::string sequential = errorOf(one), parallel = errorOf(chunked);
         QVERIFY2(sequential.find("line 5002, column 12") != std::string::npos, sequential.c_str());
         QCOMPARE(parallel, sequential);
     }
