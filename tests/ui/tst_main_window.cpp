@@ -235,19 +235,16 @@ private slots:
     void badFileShowsErrorAndKeepsTrace() {
         QVERIFY(open(kTrace));
         const Document* before = window_->document();
-        const QString bad = tmp_.filePath(QStringLiteral("broken.pt.trace.json"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": ");
-        f.close();
+        const QString bad = writeTemp(QStringLiteral("broken.pt.trace.json"),
+                                      "{\"traceEvents\": [{\"ph\": \"X\", \"name\": ");
+        QVERIFY(!bad.isEmpty());
         QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
         window_->openTrace(bad);
         QVERIFY(failed.wait(10000));
         QCOMPARE(window_->document(), before);
         QVERIFY(window_->lastError().contains(QStringLiteral("broken.pt.trace.json")));
-        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("errorBox"));
+        QMessageBox* box = visibleBox(QStringLiteral("errorBox"));
         QVERIFY(box);
-        QVERIFY(box->isVisible());
         QVERIFY(box->text().contains(QStringLiteral("broken.pt.trace.json")));
         // A missing file too.
         window_->openTrace(tmp_.filePath(QStringLiteral("missing.json")));
@@ -273,9 +270,8 @@ private slots:
         QVERIFY(done.wait(20000));
         QVERIFY(!done[0][0].toBool());
         QVERIFY2(done[0][1].toString().contains(target), qPrintable(done[0][1].toString()));
-        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("errorBox"));
+        QMessageBox* box = visibleBox(QStringLiteral("errorBox"));
         QVERIFY(box);
-        QVERIFY(box->isVisible());
         QCOMPARE(window_->document(), before);
         QVERIFY(QDir(tmp_.path())
                     .entryList({QStringLiteral(".*.json.*")}, QDir::Files | QDir::Hidden)
@@ -291,32 +287,27 @@ private slots:
     void badKernelInfoShowsErrorAndKeepsTrace() {
         QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("kinfo-target.pt.trace.json"))));
         const Document* before = window_->document();
-        const QString bad = tmp_.filePath(QStringLiteral("broken.kernel_info.json"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi");
-        f.close();
+        const QString bad = writeTemp(QStringLiteral("broken.kernel_info.json"),
+                                      "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi");
+        QVERIFY(!bad.isEmpty());
         QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
         window_->attachKernelInfo(bad);
         QVERIFY(failed.wait(10000));
         QCOMPARE(window_->document(), before);
         QVERIFY(window_->lastError().contains(QStringLiteral("broken.kernel_info.json")));
-        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("errorBox"));
+        QMessageBox* box = visibleBox(QStringLiteral("errorBox"));
         QVERIFY(box);
-        QVERIFY(box->isVisible());
     }
 
     void unrelatedKernelInfoIsListedAsWarnings() {
         // Valid kernel information from another model: the trace opens, nothing is annotated,
         // and each compiled region without information is a warning in the Diagnostics tab.
         QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("other-model.pt.trace.json"))));
-        const QString other = tmp_.filePath(QStringLiteral("other-model.kernel_info.json"));
-        QFile f(other);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(
-            "{\"('Torch-Compiled Region: 7/3', False)\": {\"triton_poi_fused_mul_0\": "
-            "{\"stack_traces\": [\"  File \\\"other.py\\\", line 1, in f\\n\"]}}}");
-        f.close();
+        const QString other =
+            writeTemp(QStringLiteral("other-model.kernel_info.json"),
+                      "{\"('Torch-Compiled Region: 7/3', False)\": {\"triton_poi_fused_mul_0\": "
+                      "{\"stack_traces\": [\"  File \\\"other.py\\\", line 1, in f\\n\"]}}}");
+        QVERIFY(!other.isEmpty());
         QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
         window_->attachKernelInfo(other);
         QVERIFY(loaded.wait(20000));
@@ -328,9 +319,8 @@ private slots:
         QVERIFY(regionWarnings > 0);
         QVERIFY(window_->diagnostics()->count() >= regionWarnings);
         QCOMPARE(doc.provenance.annotatedCount, 0u);
-        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("warningBox"));
+        QMessageBox* box = visibleBox(QStringLiteral("warningBox"));
         QVERIFY(box);
-        QVERIFY(box->isVisible());
         QVERIFY(box->text().contains(QStringLiteral("other-model.kernel_info.json")));
         QVERIFY(window_->diagnostics()->isVisible());
     }
@@ -427,6 +417,19 @@ private:
         const QString path = tmp_.filePath(name);
         QFile::remove(path);
         return QFile::copy(kTrace, path) ? path : QString();
+    }
+
+    // A file in the temporary folder with these bytes; empty if it cannot be written.
+    QString writeTemp(const QString& name, const QByteArray& bytes) {
+        const QString path = tmp_.filePath(name);
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() ? path : QString();
+    }
+
+    // The message box the window opened under this object name, if it is showing.
+    QMessageBox* visibleBox(const QString& name) {
+        auto* box = window_->findChild<QMessageBox*>(name);
+        return box && box->isVisible() ? box : nullptr;
     }
 
     bool open(const QString& path) {
