@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,52 @@ namespace {
 
 std::string reason() {
     return std::strerror(errno);
+}
+
+// Moves bytes into a regular file through a pipe: vmsplice lends the pages to the pipe and
+// splice copies them into the page cache inside the kernel. On virtual machines whose fresh
+// guest pages are slow to fault in, this writes several times faster than write(2) (1 GB in
+// 0.6 s instead of 4 s here), as cp's copy_file_range does. offset is null to write at the file
+// position. Returns how many bytes were written before splicing became unavailable (the caller
+// writes the rest); throws OutputError on a write error.
+std::size_t spliceInto(int fd, std::string_view bytes, uint64_t* offset, const std::string& path) {
+    int pipeFds[2];
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0) return 0;
+    ::fcntl(pipeFds[1], F_SETPIPE_SZ, 1 << 20);  // fewer round trips; the default also works
+    std::size_t done = 0;
+    bool failed = false;
+    int error = 0;
+    while (done < bytes.size() && !failed) {
+        iovec iov{const_cast<char*>(bytes.data() + done), bytes.size() - done};
+        ssize_t lent = ::vmsplice(pipeFds[1], &iov, 1, 0);
+        if (lent < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        // The pipe holds references to the caller's pages: drain it before returning.
+        std::size_t left = std::size_t(lent);
+        while (left > 0) {
+            loff_t at = offset ? loff_t(*offset) : 0;
+            ssize_t n = ::splice(pipeFds[0], nullptr, fd, offset ? &at : nullptr, left, 0);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                failed = true;
+                error = n < 0 ? errno : EIO;
+                break;
+            }
+            left -= std::size_t(n);
+            done += std::size_t(n);
+            if (offset) *offset += uint64_t(n);
+        }
+    }
+    ::close(pipeFds[0]);
+    ::close(pipeFds[1]);
+    // EINVAL: this file system cannot splice; anything else is a real write error.
+    if (failed && error != EINVAL) {
+        errno = error;
+        throw OutputError(path + ": write failed: " + reason());
+    }
+    return done;
 }
 
 }  // namespace
@@ -46,6 +93,7 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::write(std::string_view bytes) {
+    if (!temp_.empty()) bytes.remove_prefix(spliceInto(fd_, bytes, nullptr, path_));
     const char* p = bytes.data();
     std::size_t left = bytes.size();
     while (left > 0) {
@@ -60,6 +108,7 @@ void AtomicFile::write(std::string_view bytes) {
 }
 
 void AtomicFile::writeAt(std::string_view bytes, uint64_t offset) {
+    bytes.remove_prefix(spliceInto(fd_, bytes, &offset, path_));
     const char* p = bytes.data();
     std::size_t left = bytes.size();
     while (left > 0) {

@@ -1,4 +1,6 @@
 // stackline-cli: the headless entry point, for cluster nodes. Links the core only.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -97,9 +99,26 @@ Args parseArgs(int argc, char** argv) {
     return a;
 }
 
-double seconds(std::chrono::steady_clock::time_point since) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
+// Wall-clock and CPU (all threads, user and system) time of one phase, for --timings.
+struct PhaseTimer {
+    struct Times {
+        double wall = 0, user = 0, sys = 0;
+    };
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    Times cpuStart = cpu();
+
+    static Times cpu() {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+        return {0, s(u.ru_utime), s(u.ru_stime)};
+    }
+    Times elapsed() const {
+        Times now = cpu();
+        return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                now.user - cpuStart.user, now.sys - cpuStart.sys};
+    }
+};
 
 std::string dumpJson(const OrderedJson& j, int indent) {
     return j.dump(indent, ' ', false, OrderedJson::error_handler_t::replace);
@@ -123,18 +142,18 @@ KernelInfo loadKernelInfo(const Args& a, bool required) {
 
 int annotate(const Args& a) {
     if (a.out.empty()) usageError("annotate needs -o OUT");
-    auto t0 = std::chrono::steady_clock::now();
+    PhaseTimer t0;
     LoadOptions lo;
     lo.threads = a.threads;
     Trace trace = loadTrace(a.trace, lo);
     KernelInfo info = loadKernelInfo(a, true);
-    double load = seconds(t0);
+    PhaseTimer::Times load = t0.elapsed();
 
-    auto t1 = std::chrono::steady_clock::now();
+    PhaseTimer t1;
     Provenance p = runProvenance(trace, info);
-    double process = seconds(t1);
+    PhaseTimer::Times process = t1.elapsed();
 
-    auto t2 = std::chrono::steady_clock::now();
+    PhaseTimer t2;
     ExportOptions eo;
     eo.allowOverwriteInput = a.inPlace;
     eo.threads = a.threads;
@@ -149,16 +168,22 @@ int annotate(const Args& a) {
         std::cerr << "stackline-cli: " << e.what() << "\n";
         return kExitOutput;
     }
-    double exportTime = seconds(t2);
+    PhaseTimer::Times exportTime = t2.elapsed();
 
     Summary s = summarize(trace, p);
     std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
               << s.kernels << " GPU kernels carry a stack, " << s.unresolvedKernels
               << " unresolved; " << p.diagnostics.size() << " diagnostics\n";
     if (a.timings) {
-        char line[128];
-        std::snprintf(line, sizeof line, "timings: load=%.3f process=%.3f export=%.3f\n", load,
-                      process, exportTime);
+        char line[256];
+        std::snprintf(line, sizeof line, "timings: load=%.3f process=%.3f export=%.3f\n", load.wall,
+                      process.wall, exportTime.wall);
+        std::cerr << line;
+        std::snprintf(line, sizeof line,
+                      "cpu (user+system, all threads): load=%.2f+%.2f process=%.2f+%.2f "
+                      "export=%.2f+%.2f\n",
+                      load.user, load.sys, process.user, process.sys, exportTime.user,
+                      exportTime.sys);
         std::cerr << line;
     }
     return 0;
