@@ -23,11 +23,7 @@ public:
     AtomicFile& operator=(const AtomicFile&) = delete;
 
     void write(std::string_view bytes);
-    // Writes at an offset (for parts written concurrently); not with write() on the same file.
-    void writeAt(std::string_view bytes, uint64_t offset);
     void commit();
-    // A regular file written through a temporary one (so writeAt is possible).
-    bool seekable() const { return !temp_.empty(); }
 
 private:
     std::string path_, temp_;

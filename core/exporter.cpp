@@ -101,17 +101,11 @@ std::optional<Edit> topEdit(const Trace& trace, const Provenance& p) {
     return e;
 }
 
-// A part of the output: events [rowBegin, rowEnd) and input bytes [begin, end).
-struct Part {
-    uint32_t rowBegin, rowEnd;
-    uint64_t begin, end;
-};
-
-// Writes one part of the output in order, as copied ranges and inserted texts.
+// Writes the output in order, as copied ranges and inserted texts.
 template <typename Sink>
-void splice(const Trace& trace, const Provenance& p, const Part& part, Sink&& sink) {
+void splice(const Trace& trace, const Provenance& p, Sink&& sink) {
     std::string_view text = trace.text();
-    uint64_t pos = part.begin;
+    uint64_t pos = 0;
     auto emit = [&](const Edit& e) {
         sink.copy(text.substr(pos, e.offset - pos));
         sink.insert(e.pre);
@@ -121,9 +115,8 @@ void splice(const Trace& trace, const Provenance& p, const Part& part, Sink&& si
         pos = e.offset + e.remove;
     };
     std::optional<Edit> top = topEdit(trace, p);
-    if (top && (top->offset < part.begin || top->offset >= part.end)) top.reset();
     std::vector<Edit> edits;
-    for (uint32_t row = part.rowBegin; p.applied && row < part.rowEnd; ++row) {
+    for (uint32_t row = 0; p.applied && row < trace.events.size(); ++row) {
         rowEdits(trace, p, row, edits);
         for (const Edit& e : edits) {
             if (top && top->offset <= e.offset) {
@@ -135,28 +128,7 @@ void splice(const Trace& trace, const Provenance& p, const Part& part, Sink&& si
         if (!edits.empty()) sink.progress(pos);
     }
     if (top) emit(*top);
-    sink.copy(text.substr(pos, part.end - pos));
-}
-
-// Output bytes of a part, without producing them.
-uint64_t outputSize(const Trace& trace, const Provenance& p, const Part& part) {
-    uint64_t size = part.end - part.begin;
-    std::optional<Edit> top = topEdit(trace, p);
-    if (top && top->offset >= part.begin && top->offset < part.end)
-        size += top->size() - top->remove;
-    std::vector<Edit> edits;
-    uint64_t released = part.begin;
-    for (uint32_t row = part.rowBegin; p.applied && row < part.rowEnd; ++row) {
-        rowEdits(trace, p, row, edits);
-        for (const Edit& e : edits) size += e.size() - e.remove;
-        // Finding event ends reads every page once; hand them back as the scan moves on.
-        uint64_t at = trace.events.begin[row];
-        if (at - released > (16u << 20)) {
-            trace.bytes.release(released, at);
-            released = at;
-        }
-    }
-    return size;
+    sink.copy(text.substr(pos));
 }
 
 // Collects output into fixed-size buffers and hands each full one to a consumer.
@@ -234,40 +206,21 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     AtomicFile file(outPath);
     uint64_t total = trace.text().size();
     if (!endsWith(outPath, ".gz")) {
-        // Two halves written at once: the second starts where the first's output ends, which
-        // is known from the edits before it.
-        const EventTable& t = trace.events;
-        unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-        std::vector<Part> parts;
-        if (threads > 1 && total > (16u << 20) && t.size() > 2 && file.seekable()) {
-            uint32_t mid = t.size() / 2;
-            parts = {{0, mid, 0, t.begin[mid]}, {mid, t.size(), t.begin[mid], total}};
-        } else {
-            parts = {{0, t.size(), 0, total}};
-        }
-        std::vector<uint64_t> at(parts.size(), 0);
-        for (std::size_t i = 1; i < parts.size(); ++i)
-            at[i] = at[i - 1] + outputSize(trace, provenance, parts[i - 1]);
-        std::vector<std::future<void>> running;
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            running.push_back(std::async(std::launch::async, [&, i] {
-                uint64_t offset = at[i];
-                BufferedSink sink(
-                    8u << 20,
-                    [&](std::string&& b) {
-                        if (parts.size() == 1)
-                            file.write(b);  // also pipes and devices
-                        else
-                            file.writeAt(b, offset);
-                        offset += b.size();
-                    },
-                    options, trace.bytes);
-                splice(trace, provenance, parts[i], sink);
-                sink.finish();
-                if (i + 1 < parts.size() && offset != at[i + 1])
-                    throw OutputError(outPath + ": internal error: export parts do not meet");
-            }));
-        for (auto& r : running) r.get();
+        // Splicing and writing overlap: while one buffer is written (a copy into the page cache
+        // that takes longer than producing it), the next one is filled.
+        std::string inFlight;
+        std::future<void> writing;  // declared after inFlight: waits for the write before it goes
+        BufferedSink sink(
+            8u << 20,
+            [&](std::string&& b) {
+                if (writing.valid()) writing.get();
+                std::swap(inFlight, b);  // the written buffer goes back to the sink for reuse
+                writing = std::async(std::launch::async, [&] { file.write(inFlight); });
+            },
+            options, trace.bytes);
+        splice(trace, provenance, sink);
+        sink.finish();
+        if (writing.valid()) writing.get();
     } else {
         // Independent gzip members compressed on all cores, written in order.
         unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
@@ -289,7 +242,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                     }));
             },
             options, trace.bytes);
-        splice(trace, provenance, {0, trace.events.size(), 0, total}, sink);
+        splice(trace, provenance, sink);
         sink.finish();
         if (pending.empty()) file.write(gzipMember({}, options.gzipLevel));
         drain(0);
@@ -306,7 +259,7 @@ std::string exportToString(const Trace& trace, const Provenance& provenance) {
         void insert(std::string_view s) { out.append(s); }
         void progress(uint64_t) {}
     } sink{out};
-    splice(trace, provenance, {0, trace.events.size(), 0, trace.text().size()}, sink);
+    splice(trace, provenance, sink);
     return out;
 }
 
