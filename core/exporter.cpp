@@ -211,7 +211,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         std::string inFlight;
         std::future<void> writing;  // declared after inFlight: waits for the write before it goes
         BufferedSink sink(
-            8u << 20,
+            2u << 20,  // small, so that writing starts early on small traces
             [&](std::string&& b) {
                 if (writing.valid()) writing.get();
                 std::swap(inFlight, b);  // the written buffer goes back to the sink for reuse
