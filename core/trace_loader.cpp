@@ -149,6 +149,68 @@ int64_t nanosFromText(std::string_view t, const PyNum& n) {
     return int64_t(ns);
 }
 
+// A number token read in one pass: plain decimals (no exponent, at most 18 digits, the usual case)
+// also carry their digits as an integer and how many of them follow the point, from which the
+// Python value and the nanoseconds follow without reading the text again.
+struct ScannedNumber {
+    std::string_view text;
+    uint64_t digits = 0;
+    int decimals = -1;  // -1: no point
+    bool plain = false;
+    bool negative = false;
+
+    PyNum value() const {
+        static const double kPow10[] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
+                                        1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+        if (!plain) return parseNumber(text);
+        if (decimals < 0) return PyNum::integer(negative ? -__int128(digits) : __int128(digits));
+        if (digits > (uint64_t(1) << 53)) return parseNumber(text);
+        double v = double(digits) / kPow10[decimals];
+        return PyNum::real(negative ? -v : v);
+    }
+    // As nanosFromText, which the rare forms still take.
+    int64_t nanos(const PyNum& n) const {
+        if (!plain || decimals > 3) return nanosFromText(text, n);
+        static const int64_t kScale[] = {1000, 100, 10, 1};
+        __int128 ns = __int128(digits) * kScale[decimals < 0 ? 0 : decimals];
+        if (negative) ns = -ns;
+        return int64_t(std::clamp<__int128>(ns, -kMaxNs, kMaxNs));
+    }
+};
+
+// Reads the number at c.p (which must start one) like Cursor::readNumber, in one pass.
+ScannedNumber scanNumber(Cursor& c) {
+    const char* s = c.p;
+    const char* q = s;
+    ScannedNumber n;
+    n.negative = *q == '-';
+    q += n.negative;
+    int count = 0;
+    auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+    if (*q == '0') {
+        ++q;
+        count = 1;
+    } else if (*q >= '1' && *q <= '9') {
+        for (; digit(*q); ++q, ++count) n.digits = n.digits * 10 + uint64_t(*q - '0');
+    } else {
+        n.text = c.readNumber();  // NaN, Infinity, -Infinity or an error
+        return n;
+    }
+    if (*q == '.' && digit(q[1])) {
+        const char* point = ++q;
+        for (; digit(*q); ++q, ++count) n.digits = n.digits * 10 + uint64_t(*q - '0');
+        n.decimals = int(q - point);
+    }
+    if (*q == 'e' || *q == 'E' || *q == '.' || q > c.end()) {
+        n.text = c.readNumber();  // exponents and errors: the general reader
+        return n;
+    }
+    c.p = q;
+    n.text = {s, std::size_t(q - s)};
+    n.plain = count <= 18;  // the digits did not overflow
+    return n;
+}
+
 uint64_t storeBits(const PyNum& n, PyNum::Kind& kind) {
     if (n.kind == PyNum::Kind::Int && (n.i < INT64_MIN || n.i > INT64_MAX)) {
         kind = PyNum::Kind::Float;  // beyond int64: kept as a double (no real trace gets here)
@@ -163,6 +225,18 @@ uint64_t storeBits(const PyNum& n, PyNum::Kind& kind) {
     std::memcpy(&bits, &n.f, sizeof bits);
     return bits;
 }
+
+// The columns of one event while it is parsed: filled in a local record (no aliasing with the
+// table's vectors) and appended at once.
+struct Row {
+    uint32_t length = 0, argsOffset = 0, argsLength = 0;
+    uint32_t name = 0, cat = 0;
+    char phase = 0;
+    KeyId pid = kNoKey, tid = kNoKey, externalId = kNoKey, uid = kNoKey;
+    int64_t flowId = 0, tsNs = 0, durNs = 0;
+    uint64_t tsBits = 0, durBits = 0;
+    EventTable::Kinds kinds{};
+};
 
 // Indexes events from one position of the traceEvents array into its own table.
 class EventScanner {
@@ -193,6 +267,17 @@ public:
 private:
     EventTable& t;
     std::string scratch_;
+
+    // Skips a value; strings and numbers (most values) without the general skipper's set-up.
+    void skipAny() {
+        char ch = *c.p;
+        if (ch == '"')
+            c.readString();
+        else if ((ch >= '0' && ch <= '9') || ch == '-')
+            c.readNumber();
+        else
+            c.skipValue();
+    }
 
     std::string_view decoded(const RawString& s) {
         if (!s.escaped) return s.raw;
@@ -265,7 +350,7 @@ private:
                 c.skipValue();
                 return t.keys.intKey(0);
             default: {
-                PyNum n = parseNumber(c.readNumber());
+                PyNum n = scanNumber(c).value();
                 return n.kind == PyNum::Kind::Int ? intKey(n.i) : t.keys.floatKey(n.f);
             }
         }
@@ -297,9 +382,9 @@ private:
                 c.skipValue();
                 return {PyNum::Kind::Invalid};
             default: {
-                std::string_view text = c.readNumber();
-                PyNum n = parseNumber(text);
-                ns = nanosFromText(text, n);
+                ScannedNumber scanned = scanNumber(c);
+                PyNum n = scanned.value();
+                ns = scanned.nanos(n);
                 return n;
             }
         }
@@ -326,7 +411,7 @@ private:
                 c.skipValue();
                 break;
             default: {
-                PyNum n = parseNumber(c.readNumber());
+                PyNum n = scanNumber(c).value();
                 if (n.kind == PyNum::Kind::Int)
                     v = n.i;
                 else if (std::isfinite(n.f) && std::fabs(n.f) < 1.7e38)
@@ -342,11 +427,12 @@ private:
         return FlowIdStatus::Ok;
     }
 
-    void readArgs(uint32_t row, EventTable::Kinds& k, const char* eventStart) {
+    void readArgs(uint32_t row, Row& r, const char* eventStart) {
+        EventTable::Kinds& k = r.kinds;
         const char* start = c.p;
         k.callFrom = CallFrom::No;
         k.argsEmpty = false;
-        t.externalId.back() = kNoKey;
+        r.externalId = kNoKey;
         if (!t.stackValue.empty()) t.stackValue.erase(row);
         switch (*c.p) {
             case '{': {
@@ -362,7 +448,7 @@ private:
                     std::string_view key = decoded(c.readKey());
                     if (key == "External id") {
                         KeyId id = readKey();
-                        t.externalId.back() = t.keys.isNull(id) ? kNoKey : id;
+                        r.externalId = t.keys.isNull(id) ? kNoKey : id;
                     } else if (key == "CallFrom") {
                         k.callFrom = CallFrom::Yes;
                         c.skipValue();
@@ -371,7 +457,7 @@ private:
                         c.skipValue();
                         t.stackValue[row] = {b, uint64_t(c.p - c.base())};
                     } else {
-                        c.skipValue();
+                        skipAny();
                     }
                 } while (c.nextMember('}'));
                 break;
@@ -404,30 +490,15 @@ private:
                 k.args = readKind(nullptr);
                 k.callFrom = CallFrom::Raises;
         }
-        t.argsOffset.back() = uint32_t(start - eventStart);
-        t.argsLength.back() = uint32_t(c.p - start);
+        r.argsOffset = uint32_t(start - eventStart);
+        r.argsLength = uint32_t(c.p - start);
     }
 
     void parseEvent() {
         const char* start = c.p;
         auto row = uint32_t(t.begin.size());
-        t.begin.push_back(uint64_t(start - c.base()));
-        t.length.push_back(0);
-        t.argsOffset.push_back(0);
-        t.argsLength.push_back(0);
-        t.name.push_back(0);
-        t.cat.push_back(0);
-        t.phase.push_back(0);
-        t.pid.push_back(kNoKey);
-        t.tid.push_back(kNoKey);
-        t.externalId.push_back(kNoKey);
-        t.uid.push_back(kNoKey);
-        t.flowId.push_back(0);
-        t.tsNs.push_back(0);
-        t.durNs.push_back(0);
-        t.tsBits.push_back(0);
-        t.durBits.push_back(0);
-        EventTable::Kinds k{};
+        Row r;
+        EventTable::Kinds& k = r.kinds;
         k.event = ValueKind::Object;
         if (*c.p != '{' || c.atEnd()) {
             k.event = readKind(nullptr);
@@ -446,54 +517,70 @@ private:
                             uint32_t id = 0;
                             ValueKind v = readKind(&id);
                             std::string_view s = t.strings.at(id);
-                            t.phase.back() = v == ValueKind::String && s.size() == 1 ? s[0] : 0;
+                            r.phase = v == ValueKind::String && s.size() == 1 ? s[0] : 0;
                             break;
                         }
                         case Field::Name:
-                            k.name = readKind(&t.name.back());
+                            k.name = readKind(&r.name);
                             break;
                         case Field::Cat:
-                            k.cat = readKind(&t.cat.back());
+                            k.cat = readKind(&r.cat);
                             break;
                         case Field::Pid:
-                            t.pid.back() = readKey();
+                            r.pid = readKey();
                             break;
                         case Field::Tid:
-                            t.tid.back() = readKey();
+                            r.tid = readKey();
                             break;
                         case Field::Ts: {
                             PyNum::Kind kind;
-                            t.tsBits.back() = storeBits(readNum(t.tsNs.back()), kind);
+                            r.tsBits = storeBits(readNum(r.tsNs), kind);
                             k.ts = kind;
                             break;
                         }
                         case Field::Dur: {
                             PyNum::Kind kind;
-                            t.durBits.back() = storeBits(readNum(t.durNs.back()), kind);
+                            r.durBits = storeBits(readNum(r.durNs), kind);
                             k.dur = kind;
                             break;
                         }
                         case Field::Id:
-                            k.flowId = readFlowId(row, t.flowId.back());
+                            k.flowId = readFlowId(row, r.flowId);
                             break;
                         case Field::Args:
-                            readArgs(row, k, start);
+                            readArgs(row, r, start);
                             break;
                         case Field::Uid: {
                             uint64_t b = uint64_t(c.p - c.base());
-                            t.uid.back() = readKey();
+                            r.uid = readKey();
                             t.uidValue[row] = {b, uint64_t(c.p - c.base())};
                             break;
                         }
                         case Field::Other:
-                            c.skipValue();
+                            skipAny();
                             break;
                     }
                 } while (c.nextMember('}'));
             }
         }
         if (uint64_t(c.p - start) > UINT32_MAX) c.fail("event larger than 4 GiB");
-        t.length.back() = uint32_t(c.p - start);
+        r.length = uint32_t(c.p - start);
+        t.begin.push_back(uint64_t(start - c.base()));
+        t.length.push_back(r.length);
+        t.argsOffset.push_back(r.argsOffset);
+        t.argsLength.push_back(r.argsLength);
+        t.name.push_back(r.name);
+        t.cat.push_back(r.cat);
+        t.phase.push_back(r.phase);
+        t.pid.push_back(r.pid);
+        t.tid.push_back(r.tid);
+        t.externalId.push_back(r.externalId);
+        t.uid.push_back(r.uid);
+        t.flowId.push_back(r.flowId);
+        t.tsNs.push_back(r.tsNs);
+        t.durNs.push_back(r.durNs);
+        t.tsBits.push_back(r.tsBits);
+        t.durBits.push_back(r.durBits);
         t.kinds.push_back(k);
     }
 };
@@ -671,7 +758,8 @@ private:
             });
         }
 
-        reserveFor(events, uint64_t((chunks.empty() ? end : chunks[0]->start) - c.p));
+        // For all rows, so that appending the chunks does not move the columns.
+        reserveFor(events, uint64_t(end - c.p));
         EventScanner s(base, c.p, end, events);
         uint64_t released = uint64_t(c.p - base);
         auto tick = [&](uint64_t offset) {

@@ -2,6 +2,7 @@
 // and the display need them, key order, and clear errors with positions.
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <fstream>
 
 #include "test_support.h"
@@ -41,6 +42,52 @@ private slots:
         QCOMPARE(t.events.tsNs[0], int64_t(1712195495519689047));
         QCOMPARE(t.events.durNs[0], int64_t(1));  // rounded half up
         QCOMPARE(t.events.ts(0).f, 1712195495519689.0);
+    }
+    // ts as the processor compares it (Python's int or float) and as the display shows it (exact
+    // nanoseconds, the fourth decimal rounding half up, clamped to +-(2^62-1)); the common forms
+    // are read in one pass, the others by the general path, and both must agree.
+    void numbers_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("nanos");
+        QTest::addColumn<bool>("isInt");
+        QTest::addColumn<double>("value");  // the float, or the int when it fits a double
+        auto row = [](const char* text, qint64 nanos, bool isInt, double value) {
+            QTest::newRow(text) << QString(text) << nanos << isInt << value;
+        };
+        row("0", 0, true, 0);
+        row("-0", 0, true, 0);
+        row("7", 7000, true, 7);
+        row("-12", -12000, true, -12);
+        row("1.5", 1500, false, 1.5);
+        row("2413669096709.301", 2413669096709301, false, 2413669096709.301);
+        row("-3.25", -3250, false, -3.25);
+        row("0.001", 1, false, 0.001);
+        row("0.0005", 1, false, 0.0005);
+        row("0.0004", 0, false, 0.0004);
+        row("1.23456", 1235, false, 1.23456);
+        row("123456789012345678", 4611686018427387903, true, 123456789012345678.0);
+        row("1234567890123456789", 4611686018427387903, true, 1234567890123456789.0);
+        row("-123456789012345678", -4611686018427387903, true, -123456789012345678.0);
+        row("1712195495519.68904", 1712195495519689, false, 1712195495519.68904);
+        row("9007199254740993.5", 4611686018427387903, false, 9007199254740993.5);
+        row("1e3", 1000000, false, 1000);
+        row("2.5E-3", 3, false, 0.0025);
+        row("-0.0", 0, false, -0.0);
+        row("4611686018427387.904", 4611686018427387903, false, 4611686018427387.904);
+    }
+    void numbers() {
+        QFETCH(QString, text);
+        QFETCH(qint64, nanos);
+        QFETCH(bool, isInt);
+        QFETCH(double, value);
+        Trace t = traceFrom("{\"traceEvents\": [{\"ts\": " + text.toStdString() +
+                            ", \"dur\": " + text.toStdString() + "}]}");
+        QCOMPARE(t.events.tsNs[0], nanos);
+        QCOMPARE(t.events.durNs[0], nanos);
+        PyNum ts = t.events.ts(0);
+        QCOMPARE(ts.kind, isInt ? PyNum::Kind::Int : PyNum::Kind::Float);
+        QVERIFY(isInt ? double(ts.i) == value : ts.f == value);  // exactly, not QCOMPARE's fuzzily
+        QCOMPARE(std::signbit(ts.f), std::signbit(value) && !isInt);
     }
     void acceptsRawControlCharactersAndEscapes() {
         std::string json =
