@@ -90,8 +90,7 @@ public:
         partition();
         compiledCovered_ = findCoveredIn(compiled_);
         externCovered_ = findCoveredIn(extern_);
-        for (std::size_t g = 0; g < externCovered_.size(); ++g)
-            for (uint32_t op : externCovered_[g].ops) externRegionsOf_[op].push_back(uint32_t(g));
+        indexExternRegions();
         buildFlowMapping();
         indexKernelsByExternalId();
         sortCompiledRegions();
@@ -323,6 +322,21 @@ private:
             }
         }
         return groups;
+    }
+
+    // For each op, the extern regions covering it in group order, as one flat array: op's list is
+    // externRegions_[externRegionsStart_[op], externRegionsStart_[op + 1]).
+    void indexExternRegions() {
+        if (externCovered_.empty()) return;
+        externRegionsStart_.assign(keyCount() + 1, 0);
+        for (const Group& group : externCovered_)
+            for (uint32_t op : group.ops) ++externRegionsStart_[op + 1];
+        for (std::size_t i = 1; i < externRegionsStart_.size(); ++i)
+            externRegionsStart_[i] += externRegionsStart_[i - 1];
+        externRegions_.resize(externRegionsStart_.back());
+        std::vector<uint32_t> next(externRegionsStart_.begin(), externRegionsStart_.end() - 1);
+        for (std::size_t g = 0; g < externCovered_.size(); ++g)
+            for (uint32_t op : externCovered_[g].ops) externRegions_[next[op]++] = uint32_t(g);
     }
 
     // _build_flow_mapping: each s/f binds to the event just before it in the file.
@@ -572,6 +586,19 @@ private:
         return lookups_.emplace(memoKey, l).first->second;
     }
 
+    // stackFor(fw, bw, _extern_kernel_name(the extern region's name)), once per (region name,
+    // extern region name): both the name's regular expression and the lookups repeat.
+    const OrderedJson* externStackFor(uint32_t slot, uint32_t externRow, const std::string& fw,
+                                      const std::vector<std::string>& bw) {
+        uint32_t nameId = t_.kinds[externRow].name == ValueKind::String ? t_.name[externRow] : 0;
+        uint64_t memoKey = (uint64_t(slot) << 32) | nameId;
+        auto it = externStacks_.find(memoKey);
+        if (it != externStacks_.end()) return it->second;
+        const OrderedJson* stack =
+            stackFor(fw, bw, externKernelName(std::string(t_.strings.at(nameId))));
+        return externStacks_.emplace(memoKey, stack).first->second;
+    }
+
     void processKernel(uint32_t row, uint32_t op, uint32_t slot, const std::string& fw,
                        const std::vector<std::string>& bw, bool needBw) {
         const EventTable::Kinds& k = t_.kinds[row];
@@ -586,18 +613,15 @@ private:
         const KernelLookup& l = lookup(slot, t_.name[row], name, fw, bw, needBw);
         bool assigned = false, warn = false;
         if (l.isExtern) {
-            auto it = externRegionsOf_.find(op);
-            if (it != externRegionsOf_.end()) {
-                for (uint32_t g : it->second) {
-                    uint32_t externRow = rowOf(externCovered_[g].regionKey);
-                    const EventTable::Kinds& ek = t_.kinds[externRow];
-                    if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
-                        throw ProcessError{
-                            "bad_name", eventLabel(externRow) + " has a name that is not a string"};
-                    assigned = assign(
-                        row, stackFor(fw, bw, externKernelName(std::string(t_.nameOf(externRow)))));
-                    if (assigned) break;
-                }
+            uint32_t begin = externRegionsStart_.empty() ? 0 : externRegionsStart_[op];
+            uint32_t end = externRegionsStart_.empty() ? 0 : externRegionsStart_[op + 1];
+            for (uint32_t i = begin; i < end && !assigned; ++i) {
+                uint32_t externRow = rowOf(externCovered_[externRegions_[i]].regionKey);
+                const EventTable::Kinds& ek = t_.kinds[externRow];
+                if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
+                    throw ProcessError{"bad_name",
+                                       eventLabel(externRow) + " has a name that is not a string"};
+                assigned = assign(row, externStackFor(slot, externRow, fw, bw));
             }
             if (!assigned) assigned = assign(row, singleStackFor(fw, bw));
         } else {
@@ -631,7 +655,7 @@ private:
     bool anyFlow_ = false;
     std::vector<uint32_t> compiled_, extern_;
     std::vector<Group> compiledCovered_, externCovered_;
-    std::unordered_map<uint32_t, std::vector<uint32_t>> externRegionsOf_;
+    std::vector<uint32_t> externRegionsStart_, externRegions_;
     std::vector<uint32_t> src2dst_, dst2src_;         // by uid key; kNone where there is no flow
     std::vector<uint32_t> kernelStart_, kernelKeys_;  // kernels by External id
     std::vector<Interval> sortedRegions_;
@@ -639,6 +663,7 @@ private:
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
     std::map<std::pair<std::string, bool>, uint32_t> regionSlots_;  // (name, needBw) -> slot
     std::unordered_map<uint64_t, KernelLookup> lookups_;
+    std::unordered_map<uint64_t, const OrderedJson*> externStacks_;
     std::set<std::pair<uint32_t, std::string>> reported_;  // (row, kind) of the errors so far
     std::vector<uint8_t> stringFlags_;
 };
