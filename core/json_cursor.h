@@ -33,7 +33,8 @@ inline std::string decodeString(const RawString& s) {
 }
 
 inline bool isSpace(char c) {
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    constexpr uint64_t kSpaces = (1ull << ' ') | (1ull << '\n') | (1ull << '\r') | (1ull << '\t');
+    return static_cast<unsigned char>(c) <= ' ' && ((kSpaces >> static_cast<unsigned char>(c)) & 1);
 }
 
 class Cursor {
@@ -48,8 +49,26 @@ public:
     const char* end() const { return end_; }
     bool atEnd() const { return p >= end_; }
 
+    // Most gaps are empty or one space; longer ones (a line break and indentation) are skipped
+    // sixteen bytes at a time, within the padding as readString does.
     void skipSpace() {
-        while (isSpace(*p)) ++p;
+        if (static_cast<unsigned char>(*p) > ' ' || !isSpace(*p)) return;
+        ++p;
+        if (!isSpace(*p)) return;
+        const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n'),
+                      tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
+        for (;;) {
+            __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            __m128i ws =
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, newline)),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
+            unsigned other = ~unsigned(_mm_movemask_epi8(ws)) & 0xFFFFu;
+            if (other != 0) {
+                p += __builtin_ctz(other);
+                return;
+            }
+            p += 16;
+        }
     }
     [[noreturn]] void fail(const std::string& what) const;
     void expect(char c, const char* what) {
