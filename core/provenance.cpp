@@ -3,8 +3,10 @@
 #include "provenance.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -88,8 +90,7 @@ public:
 
         assignUids();
         partition();
-        compiledCovered_ = findCoveredIn(compiled_);
-        externCovered_ = findCoveredIn(extern_);
+        findCovered();
         indexExternRegions();
         buildFlowMapping();
         indexKernelsByExternalId();
@@ -257,9 +258,15 @@ private:
     }
 
     // _find_events_covered_in(real_events, regions)
-    std::vector<Group> findCoveredIn(const std::vector<uint32_t>& regions) {
+    // Its errors are returned in order, not reported, so that two calls can run at once.
+    struct Covered {
         std::vector<Group> groups;
-        if (regions.empty()) return groups;
+        std::vector<std::pair<uint32_t, ProcessError>> errors;
+    };
+    Covered findCoveredIn(const std::vector<uint32_t>& regions) const {
+        Covered out;
+        std::vector<Group>& groups = out.groups;
+        if (regions.empty()) return out;
         struct Regions {
             std::vector<Interval> items;  // sorted by start
             std::vector<PyNum> starts;
@@ -275,7 +282,7 @@ private:
                                        eventLabel(row) + " has a list or object as \"tid\""};
                 byTid[t_.tid[row]].items.push_back(interval(row));
             } catch (const ProcessError& e) {
-                fail(row, e);
+                out.errors.emplace_back(row, e);
             }
         }
         for (auto& [tid, r] : byTid) {
@@ -318,10 +325,10 @@ private:
                     continue;
                 groups[g->second].ops.push_back(key(row));
             } catch (const ProcessError& e) {
-                fail(row, e);
+                out.errors.emplace_back(row, e);
             }
         }
-        return groups;
+        return out;
     }
 
     // For each op, the extern regions covering it in group order, as one flat array: op's list is
@@ -337,6 +344,22 @@ private:
         std::vector<uint32_t> next(externRegionsStart_.begin(), externRegionsStart_.end() - 1);
         for (std::size_t g = 0; g < externCovered_.size(); ++g)
             for (uint32_t op : externCovered_[g].ops) externRegions_[next[op]++] = uint32_t(g);
+    }
+
+    // Both _find_events_covered_in calls, the second on another core when there is one and the
+    // trace is big enough to pay for it; errors are then reported in the reference's order.
+    void findCovered() {
+        bool parallel = t_.size() > (1u << 16) && !compiled_.empty() && !extern_.empty() &&
+                        std::thread::hardware_concurrency() > 1;
+        std::future<Covered> pending;
+        if (parallel)
+            pending = std::async(std::launch::async, [&] { return findCoveredIn(extern_); });
+        Covered compiled = findCoveredIn(compiled_);
+        Covered externs = parallel ? pending.get() : findCoveredIn(extern_);
+        for (const auto& [row, e] : compiled.errors) fail(row, e);
+        for (const auto& [row, e] : externs.errors) fail(row, e);
+        compiledCovered_ = std::move(compiled.groups);
+        externCovered_ = std::move(externs.groups);
     }
 
     // _build_flow_mapping: each s/f binds to the event just before it in the file.
