@@ -1,6 +1,7 @@
 #include "event_table.h"
 
 #include <cstring>
+#include <future>
 
 namespace stackline {
 
@@ -57,28 +58,39 @@ void appendMapped(std::vector<T>& to, std::vector<T>& from, const std::vector<T>
 
 void EventTable::append(EventTable&& other) {
     auto offset = uint32_t(size());
-    std::vector<uint32_t> stringMap = strings.merge(other.strings);
-    std::vector<KeyId> keyMap = keys.merge(other.keys);
     reserve(size() + other.size());
-    appendColumn(begin, other.begin);
-    appendColumn(length, other.length);
-    appendColumn(argsOffset, other.argsOffset);
-    appendColumn(argsLength, other.argsLength);
-    for (uint32_t v : other.name) name.push_back(stringMap[v]);
-    for (uint32_t v : other.cat) cat.push_back(stringMap[v]);
-    std::vector<uint32_t>().swap(other.name);
-    std::vector<uint32_t>().swap(other.cat);
-    appendColumn(phase, other.phase);
-    appendMapped(pid, other.pid, keyMap);
-    appendMapped(tid, other.tid, keyMap);
-    appendMapped(externalId, other.externalId, keyMap);
-    appendMapped(uid, other.uid, keyMap);
-    appendColumn(flowId, other.flowId);
-    appendColumn(tsNs, other.tsNs);
-    appendColumn(durNs, other.durNs);
-    appendColumn(tsBits, other.tsBits);
-    appendColumn(durBits, other.durBits);
-    appendColumn(kinds, other.kinds);
+    // The plain columns are copied on another thread while this one re-interns the strings and
+    // keys and maps the columns that refer to them (this runs between the loader's scan and the
+    // processor, with the other core idle).
+    std::future<void> plain = std::async(std::launch::async, [&] {
+        appendColumn(begin, other.begin);
+        appendColumn(length, other.length);
+        appendColumn(argsOffset, other.argsOffset);
+        appendColumn(argsLength, other.argsLength);
+        appendColumn(phase, other.phase);
+        appendColumn(flowId, other.flowId);
+        appendColumn(tsNs, other.tsNs);
+        appendColumn(durNs, other.durNs);
+        appendColumn(tsBits, other.tsBits);
+        appendColumn(durBits, other.durBits);
+        appendColumn(kinds, other.kinds);
+    });
+    try {
+        std::vector<uint32_t> stringMap = strings.merge(other.strings);
+        std::vector<KeyId> keyMap = keys.merge(other.keys);
+        for (uint32_t v : other.name) name.push_back(stringMap[v]);
+        for (uint32_t v : other.cat) cat.push_back(stringMap[v]);
+        std::vector<uint32_t>().swap(other.name);
+        std::vector<uint32_t>().swap(other.cat);
+        appendMapped(pid, other.pid, keyMap);
+        appendMapped(tid, other.tid, keyMap);
+        appendMapped(externalId, other.externalId, keyMap);
+        appendMapped(uid, other.uid, keyMap);
+    } catch (...) {
+        plain.wait();
+        throw;
+    }
+    plain.get();
     for (auto& [row, span] : other.uidValue) uidValue[row + offset] = span;
     for (auto& [row, span] : other.stackValue) stackValue[row + offset] = span;
     for (auto& [row, id] : other.bigFlowId) bigFlowId[row + offset] = id;
