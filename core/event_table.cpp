@@ -59,10 +59,10 @@ void appendMapped(std::vector<T>& to, std::vector<T>& from, const std::vector<T>
 void EventTable::append(EventTable&& other) {
     auto offset = uint32_t(size());
     reserve(size() + other.size());
-    // The plain columns are copied on another thread while this one re-interns the strings and
-    // keys and maps the columns that refer to them (this runs between the loader's scan and the
-    // processor, with the other core idle).
-    std::future<void> plain = std::async(std::launch::async, [&] {
+    // The plain columns of big chunks are copied on another thread while this one re-interns
+    // the strings and keys and maps the columns that refer to them.
+    auto policy = other.size() >= (1u << 18) ? std::launch::async : std::launch::deferred;
+    std::future<void> plain = std::async(policy, [&] {
         appendColumn(begin, other.begin);
         appendColumn(length, other.length);
         appendColumn(argsOffset, other.argsOffset);

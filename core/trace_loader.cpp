@@ -611,13 +611,24 @@ void reserveFor(EventTable& t, uint64_t bytes) {
     if (bytes > (4u << 20)) t.reserve(bytes / 150);
 }
 
+// A speculative chunk. The loading thread takes chunks from the front and scans them into the
+// final table directly; workers take them from the back into their own tables, which are
+// appended when the loading thread reaches them. Whoever is left with less work takes more.
 struct Chunk {
+    enum Owner : int { Nobody, Loader, Worker };
     const char* start = nullptr;
+    const char* stop = nullptr;  // the next chunk's start, or past the end
+    std::atomic<int> owner{Nobody};
+    std::atomic<bool> done{false};  // a worker finished it (waitable)
     const char* stoppedAt = nullptr;
     bool arrayEnded = false;
     EventTable table;
     std::exception_ptr error;
     std::atomic<uint64_t> progress{0};  // bytes scanned
+    bool claim(Owner who) {
+        int expected = Nobody;
+        return owner.compare_exchange_strong(expected, who);
+    }
 };
 
 class Loader {
@@ -712,10 +723,15 @@ private:
             options_.threads ? options_.threads : std::thread::hardware_concurrency();
         threads = std::clamp(threads, 1u, 16u);
         uint64_t remaining = uint64_t(end - c.p);
-        unsigned parts = unsigned(
-            std::min<uint64_t>(threads, remaining / std::max<uint64_t>(options_.chunkBytes, 1)));
+        // A few chunks per thread, so that a thread slowed down (by the scheduler, say) leaves
+        // its share to the others.
+        unsigned parts =
+            threads == 1
+                ? 1
+                : unsigned(std::min<uint64_t>(
+                      4 * threads, remaining / std::max<uint64_t>(options_.chunkBytes, 1)));
 
-        // Speculative chunks 1..parts-1; chunk 0 is scanned on this thread, in order.
+        // Chunk 0 starts here; chunks 1..parts-1 at guessed event starts.
         std::vector<std::unique_ptr<Chunk>> chunks;
         const char* previous = c.p;
         for (unsigned k = 1; k < parts; ++k) {
@@ -725,6 +741,9 @@ private:
                 chunks.back()->start = previous = guess;
             }
         }
+        for (std::size_t k = 0; k < chunks.size(); ++k)
+            chunks[k]->stop = k + 1 < chunks.size() ? chunks[k + 1]->start : end + 1;
+
         std::vector<std::thread> workers;
         struct Joiner {
             Loader& l;
@@ -735,25 +754,17 @@ private:
                     if (t.joinable()) t.join();
             }
         } joiner{*this, workers};
-        for (std::size_t k = 0; k < chunks.size(); ++k) {
-            const char* stop = k + 1 < chunks.size() ? chunks[k + 1]->start : end + 1;
-            workers.emplace_back([this, &ch = *chunks[k], stop, base, end] {
-                try {
-                    reserveFor(ch.table, uint64_t((stop < end ? stop : end) - ch.start));
-                    EventScanner s(base, ch.start, end, ch.table);
-                    uint64_t released = uint64_t(ch.start - base);
-                    ch.arrayEnded = s.scan(stop, [&](uint64_t offset) {
-                        ch.progress.store(offset - uint64_t(ch.start - base),
-                                          std::memory_order_relaxed);
-                        if (cancelled()) throw Cancelled{};
-                        if (offset - released > kReleaseStep) {
-                            bytes_.release(released, offset);
-                            released = offset;
-                        }
-                    });
-                    ch.stoppedAt = s.c.p;
-                } catch (...) {
-                    ch.error = std::current_exception();
+        for (unsigned w = 1; w < threads && !chunks.empty(); ++w) {
+            workers.emplace_back([this, &chunks, base, end] {
+                for (std::size_t k = chunks.size(); k-- > 0 && !cancelled();) {
+                    Chunk& ch = *chunks[k];
+                    if (!ch.claim(Chunk::Worker)) {
+                        if (ch.owner.load() == Chunk::Loader) return;  // it took the rest
+                        continue;                                      // another worker's
+                    }
+                    scanChunk(ch, base, end);
+                    ch.done = true;
+                    ch.done.notify_all();
                 }
             });
         }
@@ -771,25 +782,55 @@ private:
             }
             if (options_.progress) {
                 uint64_t done = offset;
-                for (auto& ch : chunks) done += ch->progress.load(std::memory_order_relaxed);
+                for (auto& ch : chunks)
+                    if (ch->owner.load(std::memory_order_relaxed) == Chunk::Worker)
+                        done += ch->progress.load(std::memory_order_relaxed);
                 options_.progress(std::min<uint64_t>(done, uint64_t(end - base)),
                                   uint64_t(end - base));
             }
         };
+        // In order: chunks this thread claims are scanned on; a worker's is kept only if it
+        // starts exactly where the scan before it stopped, else that part is scanned again here.
         bool ended = s.scan(chunks.empty() ? end + 1 : chunks[0]->start, tick);
-        for (auto& w : workers) w.join();
-        // Keep each chunk only if it starts exactly where the scan before it stopped.
         for (auto& ch : chunks) {
-            if (ended || s.c.p != ch->start) break;
+            if (ended) break;
+            if (ch->claim(Chunk::Loader)) {
+                ended = s.scan(ch->stop, tick);
+                continue;
+            }
+            ch->done.wait(false);
+            if (s.c.p != ch->start) {
+                ended = s.scan(ch->stop, tick);
+                continue;
+            }
             if (ch->error) std::rethrow_exception(ch->error);
             bytes_.release(uint64_t(ch->start - base), uint64_t(ch->stoppedAt - base));
             events.append(std::move(ch->table));
             s.c.p = ch->stoppedAt;
             ended = ch->arrayEnded;
         }
-        chunks.clear();
         if (!ended) s.scan(end + 1, tick);
         c.p = s.c.p;
+    }
+
+    // Scans one chunk into its own table (on a worker).
+    void scanChunk(Chunk& ch, const char* base, const char* end) {
+        try {
+            reserveFor(ch.table, uint64_t((ch.stop < end ? ch.stop : end) - ch.start));
+            EventScanner s(base, ch.start, end, ch.table);
+            uint64_t released = uint64_t(ch.start - base);
+            ch.arrayEnded = s.scan(ch.stop, [&](uint64_t offset) {
+                ch.progress.store(offset - uint64_t(ch.start - base), std::memory_order_relaxed);
+                if (cancelled()) throw Cancelled{};
+                if (offset - released > kReleaseStep) {
+                    bytes_.release(released, offset);
+                    released = offset;
+                }
+            });
+            ch.stoppedAt = s.c.p;
+        } catch (...) {
+            ch.error = std::current_exception();
+        }
     }
 
     const TraceBytes& bytes_;
