@@ -154,10 +154,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Outcome sequential = load(text, one);
     if (sequential.trace) checkTable(*sequential.trace);
 
-    // The same bytes cut into three speculative chunks.
+    // The same bytes cut into seven speculative chunks, taken by two threads from both ends.
     LoadOptions chunked;
-    chunked.threads = 3;
-    chunked.chunkBytes = std::max<uint64_t>(16, size / 3);
+    chunked.threads = 2;
+    chunked.chunkBytes = std::max<uint64_t>(16, size / 7);
     Outcome parallel = load(text, chunked);
     FUZZ_CHECK(parallel.error == sequential.error,
                "sequential: " + sequential.error + "\nchunked: " + parallel.error);
