@@ -296,6 +296,8 @@ private:
             covered[id] = coveredCategory(t_.strings.at(id));
         std::unordered_map<uint32_t, uint32_t> groupOf;
         std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
+        KeyId lastTid = kNoKey;  // no row's tid: tidKey() maps absent to None's key or kNoKey
+        const Regions* regionsOfTid = nullptr;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String || !covered[t_.cat[row]])
                 continue;
@@ -308,14 +310,18 @@ private:
                 if (tid == kUnhashable)
                     throw ProcessError{"bad_tid",
                                        eventLabel(row) + " has a list or object as \"tid\""};
-                auto it = byTid.find(tid);
-                if (it == byTid.end()) continue;
+                if (tid != lastTid) {  // consecutive events mostly share their thread
+                    lastTid = tid;
+                    auto it = byTid.find(tid);
+                    regionsOfTid = it == byTid.end() ? nullptr : &it->second;
+                }
+                if (!regionsOfTid) continue;
                 Interval item = interval(row);
-                const std::vector<PyNum>& starts = it->second.starts;
+                const std::vector<PyNum>& starts = regionsOfTid->starts;
                 auto idx = std::lower_bound(starts.begin(), starts.end(), item.start, pyLess) -
                            starts.begin() - 1;
                 if (idx < 0) continue;
-                const Interval& region = it->second.items[size_t(idx)];
+                const Interval& region = regionsOfTid->items[size_t(idx)];
                 if (!(pyLessEqual(region.start, item.start) && pyLessEqual(item.end, region.end)))
                     continue;
                 uint32_t regionKey = key(region.row);
