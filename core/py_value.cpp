@@ -1,5 +1,7 @@
 #include "py_value.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -173,12 +175,37 @@ KeyId KeyPool::intKey(__int128 v) {
         canonical += int128ToString(v);
         return intern(std::move(canonical));
     }
-    auto [it, inserted] = small_.try_emplace(int64_t(v), KeyId(canon_.size()));
-    if (inserted) {
-        canon_.emplace_back();
-        smallValue_.push_back(int64_t(v));
+    auto x = int64_t(v);
+    if (x >= 0 && (uint64_t(x) < direct_.size() || growDirect(uint64_t(x)))) {
+        KeyId& id = direct_[std::size_t(x)];
+        if (id == kNoKey) id = newSmall(x);
+        return id;
     }
+    auto [it, inserted] = small_.try_emplace(x, KeyId(canon_.size()));
+    if (inserted) newSmall(x);
     return it->second;
+}
+
+KeyId KeyPool::newSmall(int64_t v) {
+    canon_.emplace_back();
+    smallValue_.push_back(v);
+    return KeyId(canon_.size() - 1);
+}
+
+bool KeyPool::growDirect(uint64_t v) {
+    // At most four slots per key: ids that are not dense stay in the map.
+    uint64_t size = std::bit_ceil(v + 1);
+    if (size > std::max<uint64_t>(1u << 16, 4 * uint64_t(canon_.size()))) return false;
+    direct_.resize(size, kNoKey);
+    for (auto it = small_.begin(); it != small_.end();) {
+        if (it->first >= 0 && uint64_t(it->first) < size) {
+            direct_[std::size_t(it->first)] = it->second;
+            small_.erase(it++);
+        } else {
+            ++it;
+        }
+    }
+    return true;
 }
 
 KeyId KeyPool::floatKey(double v) {

@@ -77,8 +77,13 @@ public:
 
 private:
     KeyId intern(std::string canonical);
+    KeyId newSmall(int64_t v);
+    bool growDirect(uint64_t v);
     // Ints that fit int64 (most keys: tids, External ids) are stored without a string; their
-    // canonical string is empty and the value is in smallValue_.
+    // canonical string is empty and the value is in smallValue_. Non-negative ones below
+    // direct_.size() are found by index (External ids are dense: no hashing, no node per key),
+    // the others in small_.
+    std::vector<KeyId> direct_;
     std::unordered_map<int64_t, KeyId> small_;
     std::unordered_map<std::string, KeyId> byCanon_;
     std::vector<std::string> canon_;  // index = id; [0] unused

@@ -42,6 +42,21 @@ private slots:
         QCOMPARE(k.describe(k.stringKey("stream 7")), std::string("\"stream 7\""));
         QCOMPARE(*k.asInt(k.floatKey(42.0)), int64_t(42));
     }
+    void intKeysKeepTheirIdsAsTheIndexGrows() {
+        // Dense non-negative ints are found by index, the others by hash; a key interned before
+        // the index reached it must keep its id once it does.
+        KeyPool k;
+        KeyId big = k.intKey(3822465), negative = k.intKey(-5), huge = k.intKey(int64_t(1) << 40);
+        std::vector<KeyId> ids;
+        for (int64_t v = 0; v < 4200000; v += 2) ids.push_back(k.intKey(v));
+        QCOMPARE(k.intKey(3822465), big);
+        QCOMPARE(k.intKey(-5), negative);
+        QCOMPARE(k.intKey(int64_t(1) << 40), huge);
+        QCOMPARE(*k.asInt(big), int64_t(3822465));
+        for (int64_t v = 0; v < 4200000; v += 2) QCOMPARE(k.intKey(v), ids[std::size_t(v / 2)]);
+        QCOMPARE(k.floatKey(4199998.0), ids.back());
+        QCOMPARE(k.size(), std::size_t(1 + 3 + 2100000));
+    }
     void keyPoolsMerge() {
         KeyPool a, b;
         KeyId a7 = a.intKey(7);
