@@ -114,8 +114,9 @@ private slots:
         exportTrace(t, p, input, inPlace);
         QCOMPARE(readFile(input), expected);
     }
-    void largeExportsWrittenInPartsEqualTheSequentialOutput() {
-        // Over 16 MB, so the output is written as two parts at once.
+    void largeExportsEqualTheInMemoryOutput() {
+        // Over 16 MB: the output goes through many buffers, each spliced into the file while the
+        // next one is filled.
         std::string in =
             "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
             "\"name\": \"Torch-Compiled Region: 0/0\", \"tid\": 1, \"ts\": 0, "
