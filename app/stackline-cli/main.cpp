@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -186,7 +187,11 @@ int annotate(const Args& a) {
                       exportTime.sys);
         std::cerr << line;
     }
-    return 0;
+    // Done: leave without destroying the trace's tables, which the system frees at once (on a
+    // 1 GB trace their destructors take ~80 ms).
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(0);
 }
 
 int summary(const Args& a) {
