@@ -652,14 +652,19 @@ public:
         ++c.p;
         c.skipSpace();
         bool sawEvents = false;
+        // Where the last "traceEvents" is when it is not a list: Python keeps the last of
+        // repeated keys, so this is refused only once the whole document has been read.
+        std::optional<uint64_t> notAList;
         if (*c.p != '}') {
             info.topEmpty = false;
             do {
                 std::string key = json::decodeString(c.readKey());
-                if (key == "traceEvents") {
-                    if (*c.p != '[' || c.atEnd()) c.fail("\"traceEvents\" is not a list");
-                    events =
-                        EventTable();  // a repeated key replaces the earlier value, as in Python
+                if (key == "traceEvents" && (*c.p != '[' || c.atEnd())) {
+                    notAList = c.offset();
+                    c.skipValue();
+                } else if (key == "traceEvents") {
+                    notAList.reset();
+                    events = EventTable();  // a repeated key replaces the earlier value
                     scanEvents(c, events);
                     sawEvents = true;
                 } else if (key == "uid_assigned") {
@@ -681,6 +686,7 @@ public:
         }
         c.skipSpace();
         if (!c.atEnd()) c.fail("unexpected data after the top-level object");
+        if (notAList) throw json::SyntaxError(*notAList, "\"traceEvents\" is not a list");
         if (!sawEvents) c.fail("not a trace: the top-level object has no \"traceEvents\"");
     }
 

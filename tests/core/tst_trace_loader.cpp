@@ -111,6 +111,25 @@ private slots:
         QCOMPARE(t.events.nameOf(0), std::string_view("b"));
         QCOMPARE(t.events.externalId[0], kNoKey);
     }
+    void lastTraceEventsWins() {
+        // Found by fuzz_trace_loader: Python keeps the last "traceEvents", list or not.
+        auto errorOf = [](const std::string& json) -> std::string {
+            try {
+                traceFrom(json);
+            } catch (const InputError& e) {
+                return e.what();
+            }
+            return {};
+        };
+        Trace t = traceFrom("{\"traceEvents\": 9, \"traceEvents\": [{\"ph\": \"X\"}]}");
+        QCOMPARE(t.events.size(), 1u);
+        QCOMPARE(
+            errorOf("{\"traceEvents\": [{}], \"traceEvents\": {\"a\": 1}}"),
+            std::string("inline.json: line 1, column 38 (byte 37): \"traceEvents\" is not a list"));
+        // A syntax error after it is what Python reports first.
+        QVERIFY(errorOf("{\"traceEvents\": 9, \"x\": tru}").find("invalid literal") !=
+                std::string::npos);
+    }
     void traceEventsAnywhere() {
         Trace t = traceFrom(
             "{\"deviceProperties\": [{\"a\": [1, {\"b\": \"]\"}]}], \"traceEvents\": [{\"ph\": "
