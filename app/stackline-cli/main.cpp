@@ -1,6 +1,7 @@
 // stackline-cli: the headless entry point, for cluster nodes. Links the core only.
 #include <sys/resource.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +67,15 @@ Args parseArgs(int argc, char** argv) {
             if (i + 1 >= argc) usageError(arg + " needs a value");
             return argv[++i];
         };
+        auto count = [&](unsigned long max) -> unsigned long {
+            std::string v = value();
+            unsigned long n = 0;
+            auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (error != std::errc() || end != v.data() + v.size() || v.empty() || n > max)
+                usageError(arg + " needs a whole number up to " + std::to_string(max) + ", not '" +
+                           v + "'");
+            return n;
+        };
         if (arg == "-h" || arg == "--help") {
             std::cout << kUsage;
             std::exit(0);
@@ -82,9 +92,9 @@ Args parseArgs(int argc, char** argv) {
         } else if (arg == "--timings") {
             a.timings = true;
         } else if (arg == "--top") {
-            a.top = std::stoul(value());
+            a.top = count(1000000000);
         } else if (arg == "--threads") {
-            a.threads = unsigned(std::stoul(value()));
+            a.threads = unsigned(count(1024));
         } else if (arg.size() > 1 && arg[0] == '-') {
             usageError("unknown option " + arg);
         } else {
