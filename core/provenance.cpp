@@ -3,8 +3,10 @@
 #include "provenance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <future>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -270,6 +272,8 @@ private:
         struct Regions {
             std::vector<Interval> items;  // sorted by start
             std::vector<PyNum> starts;
+            bool ordered = true;   // no NaN start: pyLess is a total order on them
+            std::size_t last = 0;  // the previous search's result, a good guess for the next
         };
         std::unordered_map<KeyId, Regions> byTid;
         for (uint32_t row : regions) {
@@ -289,7 +293,10 @@ private:
             std::stable_sort(
                 r.items.begin(), r.items.end(),
                 [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
-            for (const Interval& i : r.items) r.starts.push_back(i.start);
+            for (const Interval& i : r.items) {
+                r.starts.push_back(i.start);
+                if (i.start.kind == PyNum::Kind::Float && std::isnan(i.start.f)) r.ordered = false;
+            }
         }
         std::vector<uint8_t> covered(t_.strings.size());
         for (uint32_t id = 0; id < covered.size(); ++id)
@@ -297,7 +304,25 @@ private:
         std::unordered_map<uint32_t, uint32_t> groupOf;
         std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
         KeyId lastTid = kNoKey;  // no row's tid: tidKey() maps absent to None's key or kNoKey
-        const Regions* regionsOfTid = nullptr;
+        Regions* regionsOfTid = nullptr;
+        std::optional<uint32_t> lastRegionKey;  // consecutive ops mostly share their region
+        uint32_t lastGroup = 0;
+        // bisect_left(starts, x): events come in time order, so the previous result or the one
+        // after it usually fits and saves the binary search (when the order is total).
+        auto firstNotBefore = [](Regions& r, const PyNum& x) {
+            const std::vector<PyNum>& starts = r.starts;
+            auto fits = [&](std::size_t pos) {
+                return (pos == 0 || pyLess(starts[pos - 1], x)) &&
+                       (pos == starts.size() || !pyLess(starts[pos], x));
+            };
+            if (r.ordered && !(x.kind == PyNum::Kind::Float && std::isnan(x.f))) {
+                if (fits(r.last)) return r.last;
+                if (r.last < starts.size() && fits(r.last + 1)) return ++r.last;
+            }
+            r.last = std::size_t(std::lower_bound(starts.begin(), starts.end(), x, pyLess) -
+                                 starts.begin());
+            return r.last;
+        };
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String || !covered[t_.cat[row]])
                 continue;
@@ -317,19 +342,21 @@ private:
                 }
                 if (!regionsOfTid) continue;
                 Interval item = interval(row);
-                const std::vector<PyNum>& starts = regionsOfTid->starts;
-                auto idx = std::lower_bound(starts.begin(), starts.end(), item.start, pyLess) -
-                           starts.begin() - 1;
+                auto idx = std::ptrdiff_t(firstNotBefore(*regionsOfTid, item.start)) - 1;
                 if (idx < 0) continue;
                 const Interval& region = regionsOfTid->items[size_t(idx)];
                 if (!(pyLessEqual(region.start, item.start) && pyLessEqual(item.end, region.end)))
                     continue;
                 uint32_t regionKey = key(region.row);
-                auto [g, inserted] = groupOf.try_emplace(regionKey, uint32_t(groups.size()));
-                if (inserted) groups.push_back({regionKey, {}});
-                if (uidMode_ && !seen.insert((uint64_t(g->second) << 32) | key(row)).second)
+                if (regionKey != lastRegionKey) {
+                    auto [g, inserted] = groupOf.try_emplace(regionKey, uint32_t(groups.size()));
+                    if (inserted) groups.push_back({regionKey, {}});
+                    lastRegionKey = regionKey;
+                    lastGroup = g->second;
+                }
+                if (uidMode_ && !seen.insert((uint64_t(lastGroup) << 32) | key(row)).second)
                     continue;
-                groups[g->second].ops.push_back(key(row));
+                groups[lastGroup].ops.push_back(key(row));
             } catch (const ProcessError& e) {
                 out.errors.emplace_back(row, e);
             }
