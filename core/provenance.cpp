@@ -407,6 +407,18 @@ private:
             }
         };
         std::unordered_map<__int128, uint32_t, Hash> pairOf;
+        // Flow ids are mostly small non-negative ints (correlation ids): those index an array
+        // when it stays within four slots per flow event; the others go to the hash map.
+        int64_t maxId = -1;
+        uint64_t flows = 0;
+        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
+            if (!isFlow_[row] || t_.kinds[row].flowId != FlowIdStatus::Ok) continue;
+            ++flows;
+            maxId = std::max(maxId, t_.flowId[row]);
+        }
+        std::vector<uint32_t> pairOfSmall;
+        if (maxId >= 0 && uint64_t(maxId) < 4 * flows + (1u << 16))
+            pairOfSmall.assign(std::size_t(maxId) + 1, kNone);
         uint32_t prev = kNone;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isFlow_[row]) {
@@ -425,9 +437,14 @@ private:
                 } else {
                     __int128 id =
                         k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
-                    auto [it, inserted] = pairOf.try_emplace(id, uint32_t(pairs.size()));
-                    if (inserted) pairs.push_back({kNone, kNone});
-                    (ph == 's' ? pairs[it->second].first : pairs[it->second].second) = key(prev);
+                    uint32_t& pair = id >= 0 && id < __int128(pairOfSmall.size())
+                                         ? pairOfSmall[std::size_t(id)]
+                                         : pairOf.try_emplace(id, kNone).first->second;
+                    if (pair == kNone) {
+                        pair = uint32_t(pairs.size());
+                        pairs.push_back({kNone, kNone});
+                    }
+                    (ph == 's' ? pairs[pair].first : pairs[pair].second) = key(prev);
                 }
             }
             prev = row;
