@@ -26,7 +26,6 @@ struct Edit {
     uint8_t digitCount = 0;
 
     std::string_view number() const { return {digits.data(), digitCount}; }
-    uint64_t size() const { return pre.size() + digitCount + body.size() + post.size(); }
     void setNumber(uint32_t n) {
         digitCount = uint8_t(std::to_chars(digits.data(), digits.data() + digits.size(), n).ptr -
                              digits.data());
