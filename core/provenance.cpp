@@ -259,6 +259,8 @@ private:
         return k == kNoKey ? t_.keys.existingNullKey() : k;
     }
 
+    static bool isNan(const PyNum& n) { return n.kind == PyNum::Kind::Float && std::isnan(n.f); }
+
     // _find_events_covered_in(real_events, regions)
     // Its errors are returned in order, not reported, so that two calls can run at once.
     struct Covered {
@@ -295,7 +297,7 @@ private:
                 [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
             for (const Interval& i : r.items) {
                 r.starts.push_back(i.start);
-                if (i.start.kind == PyNum::Kind::Float && std::isnan(i.start.f)) r.ordered = false;
+                if (isNan(i.start)) r.ordered = false;
             }
         }
         std::vector<uint8_t> covered(t_.strings.size());
@@ -315,7 +317,7 @@ private:
                 return (pos == 0 || pyLess(starts[pos - 1], x)) &&
                        (pos == starts.size() || !pyLess(starts[pos], x));
             };
-            if (r.ordered && !(x.kind == PyNum::Kind::Float && std::isnan(x.f))) {
+            if (r.ordered && !isNan(x)) {
                 if (fits(r.last)) return r.last;
                 if (r.last < starts.size() && fits(r.last + 1)) return ++r.last;
             }

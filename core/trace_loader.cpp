@@ -65,41 +65,15 @@ double parseDouble(std::string_view t) {
     return v;
 }
 
-PyNum parseNumberSlow(std::string_view t) {
+// Python's json: an integer literal is an int, anything with a fraction or exponent is a float.
+// Any form (ScannedNumber handles the usual ones without coming here).
+PyNum parseNumber(std::string_view t) {
     if (t.find_first_of(".eENI") != std::string_view::npos) return PyNum::real(parseDouble(t));
     std::size_t i = t[0] == '-' ? 1 : 0;
     if (t.size() - i > 37) return PyNum::real(parseDouble(t));  // beyond int128: approximated
     __int128 v = 0;
     for (; i < t.size(); ++i) v = v * 10 + (t[i] - '0');
     return PyNum::integer(t[0] == '-' ? -v : v);
-}
-
-// Python's json: an integer literal is an int, anything with a fraction or exponent is a float.
-// Decimals whose digits form an integer up to 2^53 (Kineto's "2413669096141.794") are converted
-// exactly by one correctly rounded division by a power of ten; the rest take the slow path.
-PyNum parseNumber(std::string_view t) {
-    static const double kPow10[] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
-                                    1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
-    bool neg = t[0] == '-';
-    uint64_t digits = 0;
-    int count = 0, decimals = 0;
-    bool point = false;
-    for (std::size_t i = neg ? 1 : 0; i < t.size(); ++i) {
-        char c = t[i];
-        if (c == '.') {
-            point = true;
-        } else if (c >= '0' && c <= '9' && count < 18) {
-            ++count;
-            digits = digits * 10 + uint64_t(c - '0');
-            decimals += point;
-        } else {
-            return parseNumberSlow(t);  // exponent, NaN, Infinity, many digits
-        }
-    }
-    if (!point) return PyNum::integer(neg ? -__int128(digits) : __int128(digits));
-    if (digits > (uint64_t(1) << 53)) return parseNumberSlow(t);
-    double v = double(digits) / kPow10[decimals];
-    return PyNum::real(neg ? -v : v);
 }
 
 // Exact nanoseconds from the text of a microsecond value (Kineto writes 3 decimals, which a
@@ -151,7 +125,9 @@ int64_t nanosFromText(std::string_view t, const PyNum& n) {
 
 // A number token read in one pass: plain decimals (no exponent, at most 18 digits, the usual case)
 // also carry their digits as an integer and how many of them follow the point, from which the
-// Python value and the nanoseconds follow without reading the text again.
+// Python value and the nanoseconds follow without reading the text again. Decimals whose digits
+// form an integer up to 2^53 (Kineto's "2413669096141.794") are converted exactly by one
+// correctly rounded division by a power of ten.
 struct ScannedNumber {
     std::string_view text;
     uint64_t digits = 0;
@@ -711,6 +687,13 @@ private:
         }
     }
 
+    // The pages a scan has read, every kReleaseStep bytes.
+    void releaseBehind(uint64_t& released, uint64_t offset) const {
+        if (offset - released <= kReleaseStep) return;
+        bytes_.release(released, offset);
+        released = offset;
+    }
+
     bool cancelled() const {
         return cancelWorkers_.load(std::memory_order_relaxed) ||
                (options_.cancel && options_.cancel->load(std::memory_order_relaxed));
@@ -782,10 +765,7 @@ private:
         auto tick = [&](uint64_t offset) {
             if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
                 throw Cancelled{};
-            if (offset - released > kReleaseStep) {
-                bytes_.release(released, offset);
-                released = offset;
-            }
+            releaseBehind(released, offset);
             if (options_.progress) {
                 uint64_t done = offset;
                 for (auto& ch : chunks)
@@ -804,11 +784,11 @@ private:
                 ended = s.scan(ch->stop, tick);
                 continue;
             }
-            ch->done.wait(false);
-            if (s.c.p != ch->start) {
+            if (s.c.p != ch->start) {  // a wrong guess: the worker's table is not used
                 ended = s.scan(ch->stop, tick);
                 continue;
             }
+            ch->done.wait(false);
             if (ch->error) std::rethrow_exception(ch->error);
             bytes_.release(uint64_t(ch->start - base), uint64_t(ch->stoppedAt - base));
             events.append(std::move(ch->table));
@@ -828,10 +808,7 @@ private:
             ch.arrayEnded = s.scan(ch.stop, [&](uint64_t offset) {
                 ch.progress.store(offset - uint64_t(ch.start - base), std::memory_order_relaxed);
                 if (cancelled()) throw Cancelled{};
-                if (offset - released > kReleaseStep) {
-                    bytes_.release(released, offset);
-                    released = offset;
-                }
+                releaseBehind(released, offset);
             });
             ch.stoppedAt = s.c.p;
         } catch (...) {
