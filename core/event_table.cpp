@@ -61,7 +61,7 @@ void EventTable::append(EventTable&& other) {
     reserve(size() + other.size());
     // The plain columns of big chunks are copied on another thread while this one re-interns
     // the strings and keys and maps the columns that refer to them.
-    auto policy = other.size() >= (1u << 18) ? std::launch::async : std::launch::deferred;
+    auto policy = other.size() >= (1u << 15) ? std::launch::async : std::launch::deferred;
     std::future<void> plain = std::async(policy, [&] {
         appendColumn(begin, other.begin);
         appendColumn(length, other.length);

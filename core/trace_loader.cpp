@@ -577,6 +577,24 @@ const char* guessEventStart(const char* from, const char* end) {
     return nullptr;
 }
 
+// Where to cut `bytes` of traceEvents into chunks, as offsets. The loading thread scans from the
+// front and the workers from the back, so they meet near bytes / threads; chunks halve in size
+// toward that point (down to minBytes), so that whoever gets there first waits for at most a
+// small chunk, while far from it a few big chunks keep the number of seams low.
+std::vector<uint64_t> chunkCuts(uint64_t bytes, unsigned threads, uint64_t minBytes) {
+    std::vector<uint64_t> cuts;
+    minBytes = std::max<uint64_t>(minBytes, 1);
+    if (threads < 2 || bytes < 2 * minBytes) return cuts;
+    uint64_t meet = bytes / threads;
+    for (uint64_t at = 0; meet - at >= 2 * minBytes;) cuts.push_back(at += (meet - at) / 2);
+    if (meet >= minBytes) cuts.push_back(meet);
+    std::vector<uint64_t> back;
+    for (uint64_t at = bytes; at - meet >= 2 * minBytes;)
+        back.push_back(at -= std::max(minBytes, (at - meet) / (2 * (threads - 1))));
+    cuts.insert(cuts.end(), back.rbegin(), back.rend());
+    return cuts;
+}
+
 // Pages of a plain file are handed back to the page cache this often while scanning, so resident
 // memory holds the event table, not the file.
 constexpr uint64_t kReleaseStep = 16u << 20;
@@ -711,20 +729,12 @@ private:
         unsigned threads =
             options_.threads ? options_.threads : std::thread::hardware_concurrency();
         threads = std::clamp(threads, 1u, 16u);
-        uint64_t remaining = uint64_t(end - c.p);
-        // A few chunks per thread, so that a thread slowed down (by the scheduler, say) leaves
-        // its share to the others.
-        unsigned parts =
-            threads == 1
-                ? 1
-                : unsigned(std::min<uint64_t>(
-                      4 * threads, remaining / std::max<uint64_t>(options_.chunkBytes, 1)));
-
-        // Chunk 0 starts here; chunks 1..parts-1 at guessed event starts.
+        // Chunk 0 starts here; the others at guessed event starts.
         std::vector<std::unique_ptr<Chunk>> chunks;
         const char* previous = c.p;
-        for (unsigned k = 1; k < parts; ++k) {
-            const char* guess = guessEventStart(c.p + remaining * k / parts, end);
+        uint64_t remaining = uint64_t(end - c.p);
+        for (uint64_t cut : chunkCuts(remaining, threads, options_.chunkBytes)) {
+            const char* guess = guessEventStart(c.p + cut, end);
             if (guess && guess > previous) {
                 chunks.push_back(std::make_unique<Chunk>());
                 chunks.back()->start = previous = guess;
