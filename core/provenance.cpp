@@ -3,6 +3,7 @@
 #include "provenance.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <future>
 #include <map>
@@ -73,6 +74,8 @@ struct Interval {
     PyNum start, end;
     uint32_t row;
 };
+
+constexpr uint32_t kNoGroup = UINT32_MAX;
 
 // Keeps the processing state; one instance per run.
 class Processor {
@@ -276,6 +279,10 @@ private:
             std::vector<PyNum> starts;
             bool ordered = true;   // no NaN start: pyLess is a total order on them
             std::size_t last = 0;  // the previous search's result, a good guess for the next
+            // The same as doubles when every start is a float that is not NaN (Kineto's case;
+            // every end is then a float too): Python compares floats as doubles do.
+            std::vector<double> floatStarts, floatEnds;
+            std::vector<uint32_t> groupOfItem;  // each region's group once it has one
         };
         std::unordered_map<KeyId, Regions> byTid;
         for (uint32_t row : regions) {
@@ -295,20 +302,27 @@ private:
             std::stable_sort(
                 r.items.begin(), r.items.end(),
                 [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+            bool floats = true;
             for (const Interval& i : r.items) {
                 r.starts.push_back(i.start);
                 if (isNan(i.start)) r.ordered = false;
+                floats = floats && i.start.kind == PyNum::Kind::Float && !isNan(i.start);
             }
+            for (const Interval& i : r.items) {
+                if (!floats) break;
+                r.floatStarts.push_back(i.start.f);
+                r.floatEnds.push_back(i.end.f);
+            }
+            r.groupOfItem.assign(r.items.size(), kNoGroup);
         }
         std::vector<uint8_t> covered(t_.strings.size());
         for (uint32_t id = 0; id < covered.size(); ++id)
             covered[id] = coveredCategory(t_.strings.at(id));
-        std::unordered_map<uint32_t, uint32_t> groupOf;
+        // Regions sharing a uid share a group (only when the trace has uid_assigned).
+        std::unordered_map<uint32_t, uint32_t> groupOfUid;
         std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
         KeyId lastTid = kNoKey;  // no row's tid: tidKey() maps absent to None's key or kNoKey
         Regions* regionsOfTid = nullptr;
-        std::optional<uint32_t> lastRegionKey;  // consecutive ops mostly share their region
-        uint32_t lastGroup = 0;
         // bisect_left(starts, x): events come in time order, so the previous result or the one
         // after it usually fits and saves the binary search (when the order is total).
         auto firstNotBefore = [](Regions& r, const PyNum& x) {
@@ -324,6 +338,37 @@ private:
             r.last = std::size_t(std::lower_bound(starts.begin(), starts.end(), x, pyLess) -
                                  starts.begin());
             return r.last;
+        };
+        // The region covering a row whose ts is a float and dur a number or absent, found with
+        // double arithmetic when the thread's regions allow it (its index in items, -1 when none
+        // covers the row); nullopt sends the row down the general path.
+        auto floatRegion = [&](Regions& r, uint32_t row) -> std::optional<std::ptrdiff_t> {
+            const EventTable::Kinds& k = t_.kinds[row];
+            if (r.floatStarts.empty() || k.ts != PyNum::Kind::Float ||
+                k.dur == PyNum::Kind::Invalid)
+                return std::nullopt;
+            double start = std::bit_cast<double>(t_.tsBits[row]);
+            if (start != start) return std::nullopt;
+            double dur = k.dur == PyNum::Kind::Float ? std::bit_cast<double>(t_.durBits[row])
+                         : k.dur == PyNum::Kind::Int ? double(int64_t(t_.durBits[row]))
+                                                     : 0.0;
+            double end = start + dur;
+            const std::vector<double>& starts = r.floatStarts;
+            auto fits = [&](std::size_t pos) {
+                return (pos == 0 || starts[pos - 1] < start) &&
+                       (pos == starts.size() || !(starts[pos] < start));
+            };
+            if (!fits(r.last)) {
+                if (r.last < starts.size() && fits(r.last + 1))
+                    ++r.last;
+                else
+                    r.last = std::size_t(std::lower_bound(starts.begin(), starts.end(), start) -
+                                         starts.begin());
+            }
+            if (r.last == 0) return -1;
+            std::size_t idx = r.last - 1;
+            if (!(starts[idx] <= start && end <= r.floatEnds[idx])) return -1;
+            return std::ptrdiff_t(idx);
         };
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String || !covered[t_.cat[row]])
@@ -343,22 +388,25 @@ private:
                     regionsOfTid = it == byTid.end() ? nullptr : &it->second;
                 }
                 if (!regionsOfTid) continue;
-                Interval item = interval(row);
-                auto idx = std::ptrdiff_t(firstNotBefore(*regionsOfTid, item.start)) - 1;
-                if (idx < 0) continue;
-                const Interval& region = regionsOfTid->items[size_t(idx)];
-                if (!(pyLessEqual(region.start, item.start) && pyLessEqual(item.end, region.end)))
-                    continue;
-                uint32_t regionKey = key(region.row);
-                if (regionKey != lastRegionKey) {
-                    auto [g, inserted] = groupOf.try_emplace(regionKey, uint32_t(groups.size()));
-                    if (inserted) groups.push_back({regionKey, {}});
-                    lastRegionKey = regionKey;
-                    lastGroup = g->second;
+                Regions& r = *regionsOfTid;
+                std::optional<std::ptrdiff_t> found = floatRegion(r, row);
+                if (!found) {
+                    Interval item = interval(row);
+                    auto idx = std::ptrdiff_t(firstNotBefore(r, item.start)) - 1;
+                    bool covers = idx >= 0 && pyLessEqual(r.items[size_t(idx)].start, item.start) &&
+                                  pyLessEqual(item.end, r.items[size_t(idx)].end);
+                    found = covers ? idx : -1;
                 }
-                if (uidMode_ && !seen.insert((uint64_t(lastGroup) << 32) | key(row)).second)
-                    continue;
-                groups[lastGroup].ops.push_back(key(row));
+                if (*found < 0) continue;
+                uint32_t& group = r.groupOfItem[size_t(*found)];
+                if (group == kNoGroup) {
+                    uint32_t regionKey = key(r.items[size_t(*found)].row);
+                    auto next = uint32_t(groups.size());
+                    group = uidMode_ ? groupOfUid.try_emplace(regionKey, next).first->second : next;
+                    if (group == next) groups.push_back({regionKey, {}});
+                }
+                if (uidMode_ && !seen.insert((uint64_t(group) << 32) | key(row)).second) continue;
+                groups[group].ops.push_back(key(row));
             } catch (const ProcessError& e) {
                 out.errors.emplace_back(row, e);
             }
