@@ -50,16 +50,32 @@ Summary summarize(const Trace& trace, const Provenance& p) {
     const EventTable& t = trace.events;
     Summary s;
     s.events = t.size();
+    // What a name or category says, once per distinct string rather than once per event.
+    enum : uint8_t { kCpuOp = 1, kRegionName = 2, kKernelCat = 4 };
+    std::vector<uint8_t> flags(t.strings.size());
+    for (uint32_t id = 0; id < flags.size(); ++id) {
+        std::string_view str = t.strings.at(id);
+        flags[id] = uint8_t((str == "cpu_op" ? kCpuOp : 0) |
+                            (str == "CompiledFunctionBackward" ||
+                                     str.find("Torch-Compiled Region") != std::string_view::npos
+                                 ? kRegionName
+                                 : 0) |
+                            (str == "kernel" || str == "Kernel" ? kKernelCat : 0));
+    }
+    auto flagsOf = [&](ValueKind kind, uint32_t id) -> uint8_t {
+        return kind == ValueKind::String ? flags[id] : 0;
+    };
     std::unordered_set<uint64_t> tracks;
+    uint64_t lastTrack = UINT64_MAX;  // consecutive events mostly share their track
     for (uint32_t row = 0, n = t.size(); row < n; ++row) {
         char ph = t.phase[row];
-        if (ph == 'X' || ph == 'B' || ph == 'E' || ph == 'i' || ph == 'I')
-            tracks.insert((uint64_t(t.pid[row]) << 32) | t.tid[row]);
-        std::string_view cat = t.catOf(row), name = t.nameOf(row);
-        if (cat == "cpu_op" && (name == "CompiledFunctionBackward" ||
-                                name.find("Torch-Compiled Region") != std::string_view::npos))
+        uint64_t track = (uint64_t(t.pid[row]) << 32) | t.tid[row];
+        if ((ph == 'X' || ph == 'B' || ph == 'E' || ph == 'i' || ph == 'I') && track != lastTrack)
+            tracks.insert(lastTrack = track);
+        uint8_t cat = flagsOf(t.kinds[row].cat, t.cat[row]);
+        if ((cat & kCpuOp) && (flagsOf(t.kinds[row].name, t.name[row]) & kRegionName))
             ++s.compiledRegions;
-        if (!p.isGpuKernel(t, row)) continue;
+        if (!(cat & kKernelCat)) continue;  // Provenance::isGpuKernel
         ++s.kernels;
         KernelStatus st = p.status(t, row);
         if (st == KernelStatus::Annotated) ++s.annotatedKernels;
