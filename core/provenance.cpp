@@ -80,8 +80,13 @@ constexpr uint32_t kNoGroup = UINT32_MAX;
 // Keeps the processing state; one instance per run.
 class Processor {
 public:
-    Processor(const Trace& trace, const KernelInfo& info, Provenance& out)
-        : t_(trace.events), trace_(trace), info_(info), out_(out), discover_(info.empty()) {}
+    Processor(const Trace& trace, const KernelInfo& info, Provenance& out, unsigned threads)
+        : t_(trace.events),
+          trace_(trace),
+          info_(info),
+          out_(out),
+          discover_(info.empty()),
+          threads_(threads) {}
 
     void run() {
         uint32_t n = t_.size();
@@ -95,10 +100,7 @@ public:
 
         assignUids();
         partition();
-        findCovered();
-        indexExternRegions();
-        buildFlowMapping();
-        indexKernelsByExternalId();
+        searchAndIndex();
         sortCompiledRegions();
         for (const Group& group : compiledCovered_) processRegion(group);
         finish();
@@ -112,6 +114,9 @@ private:
 
     // Uids: the row itself, unless the trace already has uid_assigned, in which case each event's
     // own "uid" value is the key and uid_2_events maps it to the last event carrying it.
+    // Errors met on another thread, reported afterwards in order.
+    using Errors = std::vector<std::pair<uint32_t, ProcessError>>;
+
     uint32_t key(uint32_t row) const { return uidMode_ ? keyOfRow_[row] : row; }
     uint32_t rowOf(uint32_t key) const { return uidMode_ ? rowOfKey_[key] : key; }
     uint32_t keyCount() const { return uidMode_ ? uint32_t(rowOfKey_.size()) : t_.size(); }
@@ -268,7 +273,7 @@ private:
     // Its errors are returned in order, not reported, so that two calls can run at once.
     struct Covered {
         std::vector<Group> groups;
-        std::vector<std::pair<uint32_t, ProcessError>> errors;
+        Errors errors;
     };
     Covered findCoveredIn(const std::vector<uint32_t>& regions) const {
         Covered out;
@@ -416,37 +421,46 @@ private:
 
     // For each op, the extern regions covering it in group order, as one flat array: op's list is
     // externRegions_[externRegionsStart_[op], externRegionsStart_[op + 1]).
-    void indexExternRegions() {
-        if (externCovered_.empty()) return;
+    void indexExternRegions(const std::vector<Group>& externCovered) {
+        if (externCovered.empty()) return;
         externRegionsStart_.assign(keyCount() + 1, 0);
-        for (const Group& group : externCovered_)
+        for (const Group& group : externCovered)
             for (uint32_t op : group.ops) ++externRegionsStart_[op + 1];
         for (std::size_t i = 1; i < externRegionsStart_.size(); ++i)
             externRegionsStart_[i] += externRegionsStart_[i - 1];
         externRegions_.resize(externRegionsStart_.back());
         std::vector<uint32_t> next(externRegionsStart_.begin(), externRegionsStart_.end() - 1);
-        for (std::size_t g = 0; g < externCovered_.size(); ++g)
-            for (uint32_t op : externCovered_[g].ops) externRegions_[next[op]++] = uint32_t(g);
+        for (std::size_t g = 0; g < externCovered.size(); ++g)
+            for (uint32_t op : externCovered[g].ops) externRegions_[next[op]++] = uint32_t(g);
     }
 
-    // Both _find_events_covered_in calls, the second on another core when there is one and the
-    // trace is big enough to pay for it; errors are then reported in the reference's order.
-    void findCovered() {
-        bool parallel = t_.size() > (1u << 16) && !compiled_.empty() && !extern_.empty() &&
-                        std::thread::hardware_concurrency() > 1;
+    // Both _find_events_covered_in calls, then the indexes of flows, kernels and extern regions.
+    // When the trace is big enough to pay for it, the extern search and its index run on another
+    // core while this one does the rest; errors are then reported in the reference's order.
+    void searchAndIndex() {
+        bool parallel = !compiled_.empty() && !extern_.empty() &&
+                        (threads_ > 1 || (threads_ == 0 && t_.size() > (1u << 16) &&
+                                          std::thread::hardware_concurrency() > 1));
+        auto externs = [&] {
+            Covered c = findCoveredIn(extern_);
+            indexExternRegions(c.groups);
+            return c;
+        };
         std::future<Covered> pending;
-        if (parallel)
-            pending = std::async(std::launch::async, [&] { return findCoveredIn(extern_); });
+        if (parallel) pending = std::async(std::launch::async, externs);
         Covered compiled = findCoveredIn(compiled_);
-        Covered externs = parallel ? pending.get() : findCoveredIn(extern_);
-        for (const auto& [row, e] : compiled.errors) fail(row, e);
-        for (const auto& [row, e] : externs.errors) fail(row, e);
+        Errors flowErrors, kernelErrors;
+        buildFlowMapping(flowErrors);
+        indexKernelsByExternalId(kernelErrors);
+        Covered covered = parallel ? pending.get() : externs();
+        for (const Errors* errors : {&compiled.errors, &covered.errors, &flowErrors, &kernelErrors})
+            for (const auto& [row, e] : *errors) fail(row, e);
         compiledCovered_ = std::move(compiled.groups);
-        externCovered_ = std::move(externs.groups);
+        externCovered_ = std::move(covered.groups);
     }
 
     // _build_flow_mapping: each s/f binds to the event just before it in the file.
-    void buildFlowMapping() {
+    void buildFlowMapping(Errors& errors) {
         if (!anyFlow_) return;
         std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (src, dst) keys, insertion order
         // Flow ids are Python ints: keyed exactly, beyond int64 too.
@@ -480,10 +494,13 @@ private:
                 if (prev == kNone) continue;
                 const EventTable::Kinds& k = t_.kinds[row];
                 if (k.flowId == FlowIdStatus::Missing) {
-                    error(row, "bad_flow", eventLabel(row) + " is a flow event without \"id\"");
+                    errors.emplace_back(
+                        row, ProcessError{"bad_flow", eventLabel(row) + " is a flow event "
+                                                                        "without \"id\""});
                 } else if (k.flowId == FlowIdStatus::Invalid) {
-                    error(row, "bad_flow",
-                          eventLabel(row) + " has a flow \"id\" that int() rejects");
+                    errors.emplace_back(
+                        row, ProcessError{"bad_flow", eventLabel(row) + " has a flow \"id\" "
+                                                                        "that int() rejects"});
                 } else {
                     __int128 id =
                         k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
@@ -509,21 +526,23 @@ private:
     }
 
     // kernel_uids_by_external_id, as one array grouped by External id (file order within).
-    void indexKernelsByExternalId() {
+    void indexKernelsByExternalId(Errors& errors) {
         std::vector<std::pair<KeyId, uint32_t>> found;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || !(catFlags(row) & kKernel)) continue;
             ValueKind args = t_.kinds[row].args;
             if (args != ValueKind::Absent && args != ValueKind::Object) {
-                error(row, "bad_args",
-                      eventLabel(row) + " (a kernel) has \"args\" that is not an object");
+                errors.emplace_back(
+                    row, ProcessError{"bad_args", eventLabel(row) + " (a kernel) has \"args\" "
+                                                                    "that is not an object"});
                 continue;
             }
             KeyId ext = t_.externalId[row];
             if (ext == kNoKey) continue;
             if (ext == kUnhashable) {
-                error(row, "bad_external_id",
-                      eventLabel(row) + " has a list or object as \"External id\"");
+                errors.emplace_back(
+                    row, ProcessError{"bad_external_id", eventLabel(row) + " has a list or object "
+                                                                           "as \"External id\""});
                 continue;
             }
             found.push_back({ext, key(row)});
@@ -770,6 +789,7 @@ private:
     const KernelInfo& info_;
     Provenance& out_;
     bool discover_;
+    unsigned threads_;  // 0: one per core
 
     bool uidMode_ = false;
     bool raisingKeysReported_ = false;
@@ -816,9 +836,9 @@ static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelI
     return notes;
 }
 
-Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo) {
+Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads) {
     Provenance p;
-    Processor(trace, kernelInfo, p).run();
+    Processor(trace, kernelInfo, p, threads).run();
     std::vector<Diagnostic> notes = kernelInfoNotes(trace, kernelInfo);
     if (!notes.empty())
         p.diagnostics.insert(p.diagnostics.begin(), std::make_move_iterator(notes.begin()),

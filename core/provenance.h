@@ -40,6 +40,8 @@ struct Provenance {
 
 // Runs the processor. With empty kernel information nothing is written (as in the reference), but
 // stacks already in the trace are taken up and kernels reached without one are still found.
-Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo);
+// threads: 0 uses a second core on big traces; 1 runs everything on the calling thread; more
+// always splits the work (as tests do to reach that path on small traces).
+Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads = 0);
 
 }  // namespace stackline

@@ -161,7 +161,7 @@ int annotate(const Args& a) {
     PhaseTimer::Times load = t0.elapsed();
 
     PhaseTimer t1;
-    Provenance p = runProvenance(trace, info);
+    Provenance p = runProvenance(trace, info, a.threads);
     PhaseTimer::Times process = t1.elapsed();
 
     PhaseTimer t2;

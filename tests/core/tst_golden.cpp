@@ -53,8 +53,19 @@ private slots:
 
         Trace trace = loadTrace(tracePath);
         KernelInfo info = KernelInfo::load(d.filePath("kernel_info.json").toStdString());
-        Provenance p = runProvenance(trace, info);
-        json out = json::parse(exportToString(trace, p));
+        Provenance p = runProvenance(trace, info, 1);
+        std::string exported = exportToString(trace, p);
+        json out = json::parse(exported);
+
+        // The same decisions and diagnostics, in the same order, when the work is split.
+        Provenance split = runProvenance(trace, info, 2);
+        QCOMPARE(exportToString(trace, split), exported);
+        QCOMPARE(split.diagnostics.size(), p.diagnostics.size());
+        for (std::size_t i = 0; i < p.diagnostics.size(); ++i) {
+            QCOMPARE(split.diagnostics[i].kind, p.diagnostics[i].kind);
+            QCOMPARE(split.diagnostics[i].row, p.diagnostics[i].row);
+            QCOMPARE(split.diagnostics[i].message, p.diagnostics[i].message);
+        }
 
         std::vector<std::string> warnings;
         bool errors = false;
