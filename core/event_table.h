@@ -69,8 +69,18 @@ struct EventTable {
         FlowIdStatus flowId : 2;
         bool objectEmpty : 1;  // the event is {}
         bool argsEmpty : 1;    // args is {}
+        // Whitespace before the closing brace of the event and of its args object (kGapUnknown:
+        // more than fits), so that the exporter finds where their members end without reading
+        // the bytes again.
+        uint32_t eventGap : 4;
+        uint32_t argsGap : 4;
     };
+    static constexpr uint8_t kGapUnknown = 15;
+    static uint8_t gap(std::ptrdiff_t bytes) {
+        return bytes < kGapUnknown ? uint8_t(bytes) : kGapUnknown;
+    }
     std::vector<Kinds> kinds;
+    static_assert(sizeof(Kinds) == 4);
 
     // Rare fields, by row: value spans of an existing event "uid" and args "stack" (the last
     // occurrence, which is the one Python keeps).

@@ -47,7 +47,9 @@ void rowEdits(const Trace& trace, const Provenance& p, uint32_t row, std::vector
     bool uid = p.assignUids && k.event == ValueKind::Object;
     bool stack = p.written[row] != 0;
     if (!uid && !stack) return;
-    uint64_t end = afterLastMember(text, t.begin[row] + t.length[row] - 1);
+    uint64_t close = t.begin[row] + t.length[row] - 1;
+    uint64_t end =
+        k.eventGap == EventTable::kGapUnknown ? afterLastMember(text, close) : close - k.eventGap;
     bool tailStarted = false;  // members appended at the event's end so far
     if (uid) {
         auto existing = t.uidValue.empty() ? t.uidValue.end() : t.uidValue.find(row);
@@ -72,7 +74,8 @@ void rowEdits(const Trace& trace, const Provenance& p, uint32_t row, std::vector
             e.remove = existing->second.size();
         } else if (k.args == ValueKind::Object) {
             Span a = t.argsSpan(row);
-            e.offset = afterLastMember(text, a.end - 1);
+            e.offset = k.argsGap == EventTable::kGapUnknown ? afterLastMember(text, a.end - 1)
+                                                            : a.end - 1 - k.argsGap;
             e.pre = k.argsEmpty ? "\"stack\":" : ",\"stack\":";
         } else {
             e.offset = end;

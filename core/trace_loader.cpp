@@ -416,10 +416,12 @@ private:
                 ++c.p;
                 c.skipSpace();
                 if (*c.p == '}') {
+                    k.argsGap = EventTable::gap(c.p - start - 1);
                     ++c.p;
                     k.argsEmpty = true;
                     break;
                 }
+                const char* afterMember;
                 do {
                     std::string_view key = decoded(c.readKey());
                     if (key == "External id") {
@@ -435,7 +437,9 @@ private:
                     } else {
                         skipAny();
                     }
+                    afterMember = c.p;
                 } while (c.nextMember('}'));
+                k.argsGap = EventTable::gap(c.p - 1 - afterMember);
                 break;
             }
             case '"': {
@@ -482,9 +486,11 @@ private:
             ++c.p;
             c.skipSpace();
             if (*c.p == '}') {
+                k.eventGap = EventTable::gap(c.p - start - 1);
                 ++c.p;
                 k.objectEmpty = true;
             } else {
+                const char* afterMember;
                 do {
                     RawString key = c.readKey();
                     switch (fieldOf(key.escaped ? std::string_view(json::unescape(key.raw))
@@ -536,7 +542,9 @@ private:
                             skipAny();
                             break;
                     }
+                    afterMember = c.p;
                 } while (c.nextMember('}'));
+                k.eventGap = EventTable::gap(c.p - 1 - afterMember);
             }
         }
         if (uint64_t(c.p - start) > UINT32_MAX) c.fail("event larger than 4 GiB");
