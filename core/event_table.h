@@ -54,7 +54,8 @@ struct EventTable {
     std::vector<int64_t> flowId;    // int(id) when flowIdStatus is Ok
     std::unordered_map<uint32_t, __int128> bigFlowId;  // int(id) beyond int64, by row
 
-    // ts and dur: the Python number (processor) and exact nanoseconds (display).
+    // ts and dur: the Python number (processor) and exact nanoseconds (display; empty when the
+    // trace was loaded without them).
     std::vector<int64_t> tsNs, durNs;
     std::vector<uint64_t> tsBits, durBits;  // int64 or double bits, by kind
 

@@ -38,6 +38,9 @@ struct LoadOptions {
     // Bytes of traceEvents per parallel chunk at least (tests and fuzzers lower it to reach the
     // chunk seams with small inputs).
     uint64_t chunkBytes = uint64_t(8) << 20;
+    // Fill EventTable::tsNs and durNs (exact nanoseconds, for display). Annotating does without
+    // them: 16 bytes less per event to write and keep.
+    bool nanoseconds = true;
     // Called on the loading thread with bytes scanned so far and the total.
     std::function<void(uint64_t done, uint64_t total)> progress;
     const std::atomic<bool>* cancel = nullptr;

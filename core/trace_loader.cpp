@@ -217,8 +217,9 @@ struct Row {
 // Indexes events from one position of the traceEvents array into its own table.
 class EventScanner {
 public:
-    EventScanner(const char* base, const char* pos, const char* end, EventTable& table)
-        : c(base, pos, end), t(table) {}
+    EventScanner(const char* base, const char* pos, const char* end, EventTable& table,
+                 bool nanoseconds)
+        : c(base, pos, end), t(table), nanoseconds_(nanoseconds) {}
 
     Cursor c;
 
@@ -242,6 +243,7 @@ public:
 
 private:
     EventTable& t;
+    bool nanoseconds_;
     std::string scratch_;
 
     // Skips a value; strings and numbers (most values) without the general skipper's set-up.
@@ -360,7 +362,7 @@ private:
             default: {
                 ScannedNumber scanned = scanNumber(c);
                 PyNum n = scanned.value();
-                ns = scanned.nanos(n);
+                if (nanoseconds_) ns = scanned.nanos(n);
                 return n;
             }
         }
@@ -561,8 +563,10 @@ private:
         t.externalId.push_back(r.externalId);
         t.uid.push_back(r.uid);
         t.flowId.push_back(r.flowId);
-        t.tsNs.push_back(r.tsNs);
-        t.durNs.push_back(r.durNs);
+        if (nanoseconds_) {
+            t.tsNs.push_back(r.tsNs);
+            t.durNs.push_back(r.durNs);
+        }
         t.tsBits.push_back(r.tsBits);
         t.durBits.push_back(r.durBits);
         t.kinds.push_back(k);
@@ -778,7 +782,7 @@ private:
 
         // For all rows, so that appending the chunks does not move the columns.
         reserveFor(events, uint64_t(end - c.p));
-        EventScanner s(base, c.p, end, events);
+        EventScanner s(base, c.p, end, events, options_.nanoseconds);
         uint64_t released = uint64_t(c.p - base);
         auto tick = [&](uint64_t offset) {
             if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
@@ -821,7 +825,7 @@ private:
     void scanChunk(Chunk& ch, const char* base, const char* end) {
         try {
             reserveFor(ch.table, uint64_t((ch.stop < end ? ch.stop : end) - ch.start));
-            EventScanner s(base, ch.start, end, ch.table);
+            EventScanner s(base, ch.start, end, ch.table, options_.nanoseconds);
             uint64_t released = uint64_t(ch.start - base);
             ch.arrayEnded = s.scan(ch.stop, [&](uint64_t offset) {
                 ch.progress.store(offset - uint64_t(ch.start - base), std::memory_order_relaxed);

@@ -156,6 +156,7 @@ int annotate(const Args& a) {
     PhaseTimer t0;
     LoadOptions lo;
     lo.threads = a.threads;
+    lo.nanoseconds = false;  // nothing here displays times
     Trace trace = loadTrace(a.trace, lo);
     KernelInfo info = loadKernelInfo(a, true);
     PhaseTimer::Times load = t0.elapsed();
