@@ -156,14 +156,14 @@ std::string pyGraphKey(std::string_view name, bool backward) {
 }
 
 KeyPool::KeyPool() {
-    canon_.emplace_back();
+    canon_.push_back(nullptr);
     smallValue_.push_back(0);
 }
 
 KeyId KeyPool::intern(std::string canonical) {
     auto [it, inserted] = byCanon_.try_emplace(std::move(canonical), KeyId(canon_.size()));
     if (inserted) {
-        canon_.push_back(it->first);
+        canon_.push_back(&it->first);
         smallValue_.push_back(0);
     }
     return it->second;
@@ -187,7 +187,7 @@ KeyId KeyPool::intKey(__int128 v) {
 }
 
 KeyId KeyPool::newSmall(int64_t v) {
-    canon_.emplace_back();
+    canon_.push_back(nullptr);
     smallValue_.push_back(v);
     return KeyId(canon_.size() - 1);
 }
@@ -238,7 +238,7 @@ std::string KeyPool::describe(KeyId id) const {
     if (id == kNoKey) return "(none)";
     if (id == kUnhashable || id >= canon_.size()) return "(unhashable)";
     if (isSmall(id)) return std::to_string(smallValue_[id]);
-    const std::string& c = canon_[id];
+    const std::string& c = *canon_[id];
     switch (c[0]) {
         case 'i':
             return c.substr(1);
@@ -262,26 +262,27 @@ std::string KeyPool::describe(KeyId id) const {
 
 std::optional<int64_t> KeyPool::asInt(KeyId id) const {
     if (isSmall(id)) return smallValue_[id];
-    if (id == kNoKey || id >= canon_.size() || canon_[id][0] != 'i') return std::nullopt;
-    const std::string& c = canon_[id];
+    if (id == kNoKey || id >= canon_.size() || (*canon_[id])[0] != 'i') return std::nullopt;
+    const std::string& c = *canon_[id];
     if (c.size() > 20) return std::nullopt;
     return std::stoll(c.substr(1));
 }
 
 std::optional<std::string_view> KeyPool::asString(KeyId id) const {
-    if (id == kNoKey || id >= canon_.size() || canon_[id].empty() || canon_[id][0] != 's')
+    if (id == kNoKey || id >= canon_.size() || !canon_[id] || (*canon_[id])[0] != 's')
         return std::nullopt;
-    return std::string_view(canon_[id]).substr(1);
+    return std::string_view(*canon_[id]).substr(1);
 }
 
 bool KeyPool::isNull(KeyId id) const {
-    return id < canon_.size() && id != kNoKey && canon_[id] == "n";
+    return id < canon_.size() && id != kNoKey && canon_[id] && *canon_[id] == "n";
 }
 
 std::vector<KeyId> KeyPool::merge(const KeyPool& other) {
     std::vector<KeyId> remap(other.canon_.size(), kNoKey);
     for (std::size_t k = 1; k < other.canon_.size(); ++k)
-        remap[k] = other.isSmall(KeyId(k)) ? intKey(other.smallValue_[k]) : intern(other.canon_[k]);
+        remap[k] =
+            other.isSmall(KeyId(k)) ? intKey(other.smallValue_[k]) : intern(*other.canon_[k]);
     return remap;
 }
 

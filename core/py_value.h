@@ -59,6 +59,10 @@ inline constexpr KeyId kUnhashable = 0xFFFFFFFFu;
 class KeyPool {
 public:
     KeyPool();
+    KeyPool(KeyPool&&) = default;
+    KeyPool& operator=(KeyPool&&) = default;
+    KeyPool(const KeyPool&) = delete;  // canon_ points into byCanon_'s nodes
+    KeyPool& operator=(const KeyPool&) = delete;
     KeyId intKey(__int128 v);
     KeyId floatKey(double v);
     KeyId stringKey(std::string_view utf8);
@@ -80,17 +84,15 @@ private:
     KeyId newSmall(int64_t v);
     bool growDirect(uint64_t v);
     // Ints that fit int64 (most keys: tids, External ids) are stored without a string; their
-    // canonical string is empty and the value is in smallValue_. Non-negative ones below
+    // canonical string is null and the value is in smallValue_. Non-negative ones below
     // direct_.size() are found by index (External ids are dense: no hashing, no node per key),
     // the others in small_.
     std::vector<KeyId> direct_;
     std::unordered_map<int64_t, KeyId> small_;
     std::unordered_map<std::string, KeyId> byCanon_;
-    std::vector<std::string> canon_;  // index = id; [0] unused
+    std::vector<const std::string*> canon_;  // index = id: a key of byCanon_; [0] unused
     std::vector<int64_t> smallValue_;
-    bool isSmall(KeyId id) const {
-        return id != kNoKey && id < canon_.size() && canon_[id].empty();
-    }
+    bool isSmall(KeyId id) const { return id != kNoKey && id < canon_.size() && !canon_[id]; }
 };
 
 }  // namespace stackline
