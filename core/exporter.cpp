@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "background_writer.h"
 #include "json_cursor.h"
 
 namespace stackline {
@@ -208,23 +209,15 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     AtomicFile file(outPath);
     uint64_t total = trace.text().size();
     if (!endsWith(outPath, ".gz")) {
-        // Splicing and writing overlap: while one buffer is written (a copy into the page cache
-        // that takes longer than producing it), the next one is filled.
-        std::string inFlight;
-        std::future<void> writing;  // declared after inFlight: waits for the write before it goes
+        // Splicing and writing overlap: while buffers are written (a copy into the page cache
+        // that takes longer than producing them), the next ones are filled.
+        BackgroundWriter writer(file, 2);
         BufferedSink sink(
-            // Each handover starts a thread and wakes the other core, which on a VM costs
-            // ~0.5 ms: 2 MB buffers left the writer idle a third of the time on 1 GB.
-            8u << 20,
-            [&](std::string&& b) {
-                if (writing.valid()) writing.get();
-                std::swap(inFlight, b);  // the written buffer goes back to the sink for reuse
-                writing = std::async(std::launch::async, [&] { file.write(inFlight); });
-            },
-            options, trace.bytes);
+            8u << 20, [&](std::string&& b) { b = writer.push(std::move(b)); }, options,
+            trace.bytes);
         splice(trace, provenance, sink);
         sink.finish();
-        if (writing.valid()) writing.get();
+        writer.finish();
     } else {
         // Independent gzip members compressed on all cores, written in order.
         unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
