@@ -25,10 +25,6 @@ bool readHex4(std::string_view raw, std::size_t i, char32_t& out) {
     return true;
 }
 
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
-
 }  // namespace
 
 std::string unescape(std::string_view raw) {
@@ -133,20 +129,22 @@ std::string_view Cursor::readNumber() {
     if (*p == '0') {
         ++p;
     } else if (*p >= '1' && *p <= '9') {
-        while (isDigit(*p)) ++p;
+        p += digitRun(p);
     } else {
         fail("invalid number");
     }
     if (*p == '.') {
         ++p;
-        if (!isDigit(*p)) fail("invalid number: digit expected after '.'");
-        while (isDigit(*p)) ++p;
+        std::size_t n = digitRun(p);
+        if (n == 0) fail("invalid number: digit expected after '.'");
+        p += n;
     }
     if (*p == 'e' || *p == 'E') {
         ++p;
         if (*p == '+' || *p == '-') ++p;
-        if (!isDigit(*p)) fail("invalid number: digit expected in exponent");
-        while (isDigit(*p)) ++p;
+        std::size_t n = digitRun(p);
+        if (n == 0) fail("invalid number: digit expected in exponent");
+        p += n;
     }
     if (p > end_) fail("unexpected end of document");
     return {s, size_t(p - s)};
