@@ -308,10 +308,15 @@ private:
                 r.items.begin(), r.items.end(),
                 [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
             bool floats = true;
+            r.starts.reserve(r.items.size());
             for (const Interval& i : r.items) {
                 r.starts.push_back(i.start);
                 if (isNan(i.start)) r.ordered = false;
                 floats = floats && i.start.kind == PyNum::Kind::Float && !isNan(i.start);
+            }
+            if (floats) {
+                r.floatStarts.reserve(r.items.size());
+                r.floatEnds.reserve(r.items.size());
             }
             for (const Interval& i : r.items) {
                 if (!floats) break;
