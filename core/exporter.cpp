@@ -211,10 +211,11 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     if (!endsWith(outPath, ".gz")) {
         // Splicing and writing overlap: while buffers are written (a copy into the page cache
         // that takes longer than producing them), the next ones are filled.
+        // Big buffers make fewer handovers; small traces want writing to start early.
+        std::size_t buffer = std::clamp<uint64_t>(total / 16, 1u << 20, 8u << 20);
         BackgroundWriter writer(file, 2);
         BufferedSink sink(
-            8u << 20, [&](std::string&& b) { b = writer.push(std::move(b)); }, options,
-            trace.bytes);
+            buffer, [&](std::string&& b) { b = writer.push(std::move(b)); }, options, trace.bytes);
         splice(trace, provenance, sink);
         sink.finish();
         writer.finish();
