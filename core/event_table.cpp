@@ -39,6 +39,13 @@ void EventTable::reserve(std::size_t n) {
     kinds.reserve(n);
 }
 
+EventTable::ProcessingColumns EventTable::takeProcessingColumns() {
+    return {std::move(name),      std::move(cat),        std::move(phase),  std::move(pid),
+            std::move(tid),       std::move(externalId), std::move(uid),    std::move(flowId),
+            std::move(tsNs),      std::move(durNs),      std::move(tsBits), std::move(durBits),
+            std::move(bigFlowId), std::move(strings),    std::move(keys)};
+}
+
 namespace {
 
 template <typename T>

@@ -93,6 +93,22 @@ struct EventTable {
 
     uint32_t size() const { return uint32_t(begin.size()); }
 
+    // The columns that only processing, reports and display read. A caller that will only export
+    // the table from now on can take them out and free them meanwhile on another thread, rather
+    // than at exit; what the exporter reads (byte spans, kinds, existing uid and stack values)
+    // stays.
+    struct ProcessingColumns {
+        std::vector<uint32_t> name, cat;
+        std::vector<char> phase;
+        std::vector<KeyId> pid, tid, externalId, uid;
+        std::vector<int64_t> flowId, tsNs, durNs;
+        std::vector<uint64_t> tsBits, durBits;
+        std::unordered_map<uint32_t, __int128> bigFlowId;
+        StringPool strings;
+        KeyPool keys;
+    };
+    ProcessingColumns takeProcessingColumns();
+
     PyNum ts(uint32_t row) const { return number(kinds[row].ts, tsBits[row]); }
     PyNum dur(uint32_t row) const { return number(kinds[row].dur, durBits[row]); }
     std::string_view nameOf(uint32_t row) const {

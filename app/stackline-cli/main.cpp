@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "exporter.h"
@@ -165,16 +166,32 @@ int annotate(const Args& a) {
     Provenance p = runProvenance(trace, info, a.threads);
     PhaseTimer::Times process = t1.elapsed();
 
+    // Meanwhile, on another core: the summary and report are made, then the columns the export
+    // does not read are freed, rather than at exit (~0.07 s of teardown on a 1 GB trace).
+    Summary s;
+    std::string report;
+    std::thread aside([&] {
+        s = summarize(trace, p);
+        if (!a.report.empty()) report = dumpJson(reportJson(trace, p), 1) + "\n";
+        EventTable::ProcessingColumns freed = trace.events.takeProcessingColumns();
+    });
+    struct Join {
+        std::thread& t;
+        ~Join() {
+            if (t.joinable()) t.join();
+        }
+    } join{aside};
     PhaseTimer t2;
     ExportOptions eo;
     eo.allowOverwriteInput = a.inPlace;
     eo.threads = a.threads;
     try {
         exportTrace(trace, p, a.out, eo);
+        aside.join();
         if (!a.report.empty()) {
-            AtomicFile report(a.report);
-            report.write(dumpJson(reportJson(trace, p), 1) + "\n");
-            report.commit();
+            AtomicFile file(a.report);
+            file.write(report);
+            file.commit();
         }
     } catch (const OutputError& e) {
         std::cerr << "stackline-cli: " << e.what() << "\n";
@@ -182,7 +199,6 @@ int annotate(const Args& a) {
     }
     PhaseTimer::Times exportTime = t2.elapsed();
 
-    Summary s = summarize(trace, p);
     std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
               << s.kernels << " GPU kernels carry a stack, " << s.unresolvedKernels
               << " unresolved; " << p.diagnostics.size() << " diagnostics\n";
