@@ -77,6 +77,46 @@ struct Interval {
 
 constexpr uint32_t kNoGroup = UINT32_MAX;
 
+bool isNanStart(const Interval& i) {
+    return i.start.kind == PyNum::Kind::Float && std::isnan(i.start.f);
+}
+
+// Python's sorted(items, key=lambda x: x.start). Without NaN, `<` is a strict weak order on the
+// starts and any stable sort gives Python's result. With NaN the result depends on the algorithm:
+// below 64 items CPython's timsort is one run (count_run, a strictly descending one reversed)
+// extended by a binary insertion sort, which this follows step by step; longer lists with NaN
+// get a stable sort, which may order them differently.
+void sortByStart(std::vector<Interval>& items) {
+    auto less = [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); };
+    std::size_t n = items.size();
+    if (n >= 64 || std::none_of(items.begin(), items.end(), isNanStart)) {
+        std::stable_sort(items.begin(), items.end(), less);
+        return;
+    }
+    if (n < 2) return;
+    std::size_t run = 2;
+    if (less(items[1], items[0])) {
+        while (run < n && less(items[run], items[run - 1])) ++run;
+        std::reverse(items.begin(), items.begin() + std::ptrdiff_t(run));
+    } else {
+        while (run < n && !less(items[run], items[run - 1])) ++run;
+    }
+    for (std::size_t i = run; i < n; ++i) {
+        Interval pivot = items[i];
+        std::size_t l = 0, r = i;
+        while (l < r) {
+            std::size_t m = l + ((r - l) >> 1);
+            if (less(pivot, items[m]))
+                r = m;
+            else
+                l = m + 1;
+        }
+        std::move_backward(items.begin() + std::ptrdiff_t(l), items.begin() + std::ptrdiff_t(i),
+                           items.begin() + std::ptrdiff_t(i) + 1);
+        items[l] = pivot;
+    }
+}
+
 // Keeps the processing state; one instance per run.
 class Processor {
 public:
@@ -304,9 +344,7 @@ private:
             }
         }
         for (auto& [tid, r] : byTid) {
-            std::stable_sort(
-                r.items.begin(), r.items.end(),
-                [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+            sortByStart(r.items);
             bool floats = true;
             r.starts.reserve(r.items.size());
             for (const Interval& i : r.items) {
@@ -569,9 +607,7 @@ private:
                 // Reported by findCoveredIn already.
             }
         }
-        std::stable_sort(
-            sortedRegions_.begin(), sortedRegions_.end(),
-            [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); });
+        sortByStart(sortedRegions_);
         for (const Interval& i : sortedRegions_) regionStarts_.push_back(i.start);
     }
 

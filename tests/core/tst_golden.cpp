@@ -20,9 +20,44 @@ std::string firstExisting(const QDir& dir, std::initializer_list<const char*> na
     return {};
 }
 
+// nlohmann::json has no NaN or Infinity, which Python writes bare. Outside strings they become
+// strings on both sides, which then compare equal where Python's json (one NaN object for every
+// NaN it reads) does.
+json parseLenient(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        bool matched = false;
+        for (std::string_view word : {"NaN", "Infinity", "-Infinity"}) {
+            if (text.substr(i, word.size()) == word) {
+                out += '"';
+                out += word;
+                out += '"';
+                i += word.size() - 1;
+                matched = true;
+                break;
+            }
+        }
+        if (matched) continue;
+        inString = c == '"';
+        out += c;
+    }
+    return json::parse(out);
+}
+
 json readJson(const std::string& path) {
     TraceBytes bytes = TraceBytes::open(path);  // inflates .gz
-    return json::parse(bytes.text());
+    return parseLenient(bytes.text());
 }
 
 }  // namespace
@@ -55,7 +90,7 @@ private slots:
         KernelInfo info = KernelInfo::load(d.filePath("kernel_info.json").toStdString());
         Provenance p = runProvenance(trace, info, 1);
         std::string exported = exportToString(trace, p);
-        json out = json::parse(exported);
+        json out = parseLenient(exported);
 
         // The same decisions and diagnostics, in the same order, when the work is split.
         Provenance split = runProvenance(trace, info, 2);

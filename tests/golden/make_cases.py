@@ -462,6 +462,29 @@ def hand_cases():
          {FW0: {"triton_poi_a": A}, G("Torch-Compiled Region: 1/0"): {"triton_poi_b": B},
           G("Torch-Compiled Region: 2/0"): {"triton_poi_c": C}},
          ok({"ka": A, "kb": B, "kc": C}))
+    nan = float("nan")
+
+    def regions_at(starts):
+        return [region("Torch-Compiled Region: %d/0" % i, ts=t, dur=10.0) for i, t in enumerate(starts)]
+
+    def stacks_of(n):
+        return {G("Torch-Compiled Region: %d/0" % i): {"triton_poi_a": st("r%d.py:1" % i)} for i in range(n)}
+
+    def launched_at(times):
+        evs = []
+        for j, t in enumerate(times):
+            evs.append(X("triton_poi_a", t, 0.1, args={"External id": 100 + j}))
+            evs.append(X("triton_poi_a", t + 100, 0.1, cat="kernel", tid=7, pid=0,
+                         args={"External id": 100 + j}, tag="k%d" % j))
+        return evs
+    case("bisect_nan_starts_insertion",
+         "NaN region starts: where Python's sort (an ascending run, then binary insertion) puts them decides which region bisect finds",
+         regions_at([nan, 3.0, 3.0, 5.0, nan, 1.0, 3.0, 0.5]) + launched_at([6.0, 3.5, 0.7]),
+         stacks_of(8), ok({"k0": st("r6.py:1"), "k1": st("r2.py:1"), "k2": st("r7.py:1")}))
+    case("bisect_nan_starts_descending",
+         "NaN region starts after a strictly descending run, which Python's sort reverses before inserting the rest",
+         regions_at([8.0, 2.0, 2.0, 1.0, nan, nan, 2.0]) + launched_at([9.0, 3.5, 3.5]),
+         stacks_of(7), ok({"k0": st("r0.py:1"), "k1": st("r6.py:1"), "k2": st("r6.py:1")}))
     case("bisect_region_covers_region",
          "an inner region is itself a covered cpu_op of the outer one: its External id links a kernel that gets the outer graph's stack",
          [region(ts=0, dur=1000),
