@@ -21,6 +21,21 @@ using json::RawString;
 
 enum class Field { Other, Ph, Name, Cat, Pid, Tid, Ts, Dur, Id, Args, Uid };
 
+// The first min(size, 8) bytes at p as a little-endian word, the rest zero. p is in the document,
+// which is padded after its end: eight bytes can always be read, and a fixed-size load needs no
+// call or loop.
+uint64_t wordAt(const char* p, std::size_t size) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return size >= 8 ? w : w & ((uint64_t(1) << (8 * size)) - 1);
+}
+// The same of a literal.
+constexpr uint64_t wordOf(std::string_view s) {
+    uint64_t w = 0;
+    for (std::size_t i = 0; i < s.size() && i < 8; ++i) w |= uint64_t(uint8_t(s[i])) << (8 * i);
+    return w;
+}
+
 // The field a key names, by one lookup of its (at most four) bytes in a table: a chain of
 // comparisons mispredicted on Kineto's varying key orders. The multiplier hashes the ten names
 // to distinct slots of sixteen.
@@ -30,11 +45,6 @@ struct FieldSlot {
     Field field = Field::Other;
 };
 constexpr uint32_t kFieldHash = 0x9E37822Bu;
-constexpr uint32_t wordOf(std::string_view name) {
-    uint32_t w = 0;
-    for (std::size_t i = 0; i < name.size(); ++i) w |= uint32_t(uint8_t(name[i])) << (8 * i);
-    return w;
-}
 constexpr std::array<FieldSlot, 16> kFieldSlots = [] {
     std::array<FieldSlot, 16> slots{};
     const std::pair<std::string_view, Field> names[] = {
@@ -42,9 +52,10 @@ constexpr std::array<FieldSlot, 16> kFieldSlots = [] {
         {"pid", Field::Pid},   {"tid", Field::Tid},  {"dur", Field::Dur}, {"uid", Field::Uid},
         {"name", Field::Name}, {"args", Field::Args}};
     for (auto [name, field] : names) {
-        FieldSlot& slot = slots[(wordOf(name) * kFieldHash) >> 28];
+        auto word = uint32_t(wordOf(name));
+        FieldSlot& slot = slots[(word * kFieldHash) >> 28];
         if (slot.size) throw "two field names share a slot";  // fails the constant evaluation
-        slot = {wordOf(name), uint8_t(name.size()), field};
+        slot = {word, uint8_t(name.size()), field};
     }
     return slots;
 }();
@@ -64,22 +75,13 @@ Field fieldOf(const RawString& key) {
     }
     std::size_t size = key.raw.size();
     if (size < 2 || size > 4) return Field::Other;
-    uint32_t word;
-    std::memcpy(&word, key.raw.data(), 4);  // the document is padded after its end
-    word &= size == 4 ? ~uint32_t(0) : (uint32_t(1) << (8 * size)) - 1;
-    return fieldOfWord(word, size);
+    return fieldOfWord(uint32_t(wordAt(key.raw.data(), size)), size);
 }
 
 // The args keys the processor reads. Most args keys are none of them: a raw key is told apart
-// by its first eight bytes (the document is padded after its end), which mostly fails at once
-// where comparing by size and content mispredicted.
+// by its first eight bytes, which mostly fails at once where comparing by size and content
+// mispredicted.
 enum class ArgsKey { Other, ExternalId, CallFrom, Stack };
-constexpr uint64_t word8Of(std::string_view name) {
-    uint64_t w = 0;
-    for (std::size_t i = 0; i < name.size() && i < 8; ++i)
-        w |= uint64_t(uint8_t(name[i])) << (8 * i);
-    return w;
-}
 ArgsKey argsKeyOf(const RawString& key) {
     if (key.escaped) {
         std::string k = json::unescape(key.raw);
@@ -88,12 +90,12 @@ ArgsKey argsKeyOf(const RawString& key) {
                : k == "stack"     ? ArgsKey::Stack
                                   : ArgsKey::Other;
     }
-    uint64_t w;
-    std::memcpy(&w, key.raw.data(), 8);
-    if (w == word8Of("External"))
+    std::size_t size = key.raw.size();
+    uint64_t w = wordAt(key.raw.data(), size);
+    if (w == wordOf("External"))
         return key.raw == "External id" ? ArgsKey::ExternalId : ArgsKey::Other;
-    if (w == word8Of("CallFrom")) return key.raw.size() == 8 ? ArgsKey::CallFrom : ArgsKey::Other;
-    if ((w & 0xFFFFFFFFFFull) == word8Of("stack") && key.raw.size() == 5) return ArgsKey::Stack;
+    if (w == wordOf("CallFrom") && size == 8) return ArgsKey::CallFrom;
+    if (w == wordOf("stack") && size == 5) return ArgsKey::Stack;
     return ArgsKey::Other;
 }
 
@@ -329,14 +331,10 @@ private:
     uint32_t internString(const RawString& raw) {
         std::string_view s = decoded(raw);
         uint64_t head = 0, tail = 0;
-        if (!raw.escaped) {
-            // In the document, which is padded after its end: eight bytes can always be read,
-            // and a fixed-size copy needs no call.
-            std::memcpy(&head, s.data(), 8);
-            if (s.size() < 8) head &= (uint64_t(1) << (8 * s.size())) - 1;
-        } else {
+        if (!raw.escaped)
+            head = wordAt(s.data(), s.size());
+        else
             std::memcpy(&head, s.data(), std::min<std::size_t>(s.size(), 8));
-        }
         if (s.size() > 8) std::memcpy(&tail, s.data() + s.size() - 8, 8);
         uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ s.size()) * 0xFF51AFD7ED558CCDull;
         uint32_t& slot = recent_[h >> 56];
