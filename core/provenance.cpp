@@ -17,9 +17,12 @@
 
 namespace stackline {
 
-bool Provenance::isGpuKernel(const EventTable& events, uint32_t row) const {
-    std::string_view cat = events.catOf(row);
+bool Provenance::isGpuKernelCategory(std::string_view cat) {
     return cat == "kernel" || cat == "Kernel";
+}
+
+bool Provenance::isGpuKernel(const EventTable& events, uint32_t row) const {
+    return isGpuKernelCategory(events.catOf(row));
 }
 
 KernelStatus Provenance::status(const EventTable& events, uint32_t row) const {

@@ -36,6 +36,8 @@ struct Provenance {
 
     KernelStatus status(const EventTable& events, uint32_t row) const;
     bool isGpuKernel(const EventTable& events, uint32_t row) const;
+    // The category of a GPU kernel event ("kernel", or "Kernel" as some exporters write it).
+    static bool isGpuKernelCategory(std::string_view cat);
 };
 
 // Runs the processor. With empty kernel information nothing is written (as in the reference), but

@@ -60,7 +60,7 @@ Summary summarize(const Trace& trace, const Provenance& p) {
                                      str.find("Torch-Compiled Region") != std::string_view::npos
                                  ? kRegionName
                                  : 0) |
-                            (str == "kernel" || str == "Kernel" ? kKernelCat : 0));
+                            (Provenance::isGpuKernelCategory(str) ? kKernelCat : 0));
     }
     auto flagsOf = [&](ValueKind kind, uint32_t id) -> uint8_t {
         return kind == ValueKind::String ? flags[id] : 0;
@@ -75,7 +75,7 @@ Summary summarize(const Trace& trace, const Provenance& p) {
         uint8_t cat = flagsOf(t.kinds[row].cat, t.cat[row]);
         if ((cat & kCpuOp) && (flagsOf(t.kinds[row].name, t.name[row]) & kRegionName))
             ++s.compiledRegions;
-        if (!(cat & kKernelCat)) continue;  // Provenance::isGpuKernel
+        if (!(cat & kKernelCat)) continue;
         ++s.kernels;
         KernelStatus st = p.status(t, row);
         if (st == KernelStatus::Annotated) ++s.annotatedKernels;
