@@ -80,8 +80,8 @@ struct Interval {
 
 constexpr uint32_t kNoGroup = UINT32_MAX;
 
-bool isNanStart(const Interval& i) {
-    return i.start.kind == PyNum::Kind::Float && std::isnan(i.start.f);
+bool isNan(const PyNum& n) {
+    return n.kind == PyNum::Kind::Float && std::isnan(n.f);
 }
 
 // Python's sorted(items, key=lambda x: x.start). Without NaN, `<` is a strict weak order on the
@@ -92,7 +92,8 @@ bool isNanStart(const Interval& i) {
 void sortByStart(std::vector<Interval>& items) {
     auto less = [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); };
     std::size_t n = items.size();
-    if (n >= 64 || std::none_of(items.begin(), items.end(), isNanStart)) {
+    if (n >= 64 || std::none_of(items.begin(), items.end(),
+                                [](const Interval& i) { return isNan(i.start); })) {
         std::stable_sort(items.begin(), items.end(), less);
         return;
     }
@@ -309,8 +310,6 @@ private:
         KeyId k = t_.tid[row];
         return k == kNoKey ? t_.keys.existingNullKey() : k;
     }
-
-    static bool isNan(const PyNum& n) { return n.kind == PyNum::Kind::Float && std::isnan(n.f); }
 
     // _find_events_covered_in(real_events, regions)
     // Its errors are returned in order, not reported, so that two calls can run at once.
