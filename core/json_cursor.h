@@ -6,6 +6,7 @@
 
 #include <emmintrin.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -47,6 +48,29 @@ inline std::size_t digitRun(const char* p) {
         unsigned other = ~unsigned(_mm_movemask_epi8(digit)) & 0xFFFFu;
         if (other != 0) return n + std::size_t(__builtin_ctz(other));
     }
+}
+
+// The value of the n <= 16 ASCII digits that end at p + n, without a branch on n: a loop per
+// digit mispredicts where it ends. Reads the 16 bytes before p + n, which the caller must own.
+inline uint64_t digitsValue(const char* p, std::size_t n) {
+    // Sixteen zero bytes, then sixteen 0xFF: read at n, it keeps the last n of sixteen bytes.
+    static constexpr std::array<uint8_t, 32> kWindow = [] {
+        std::array<uint8_t, 32> w{};
+        for (std::size_t i = 16; i < 32; ++i) w[i] = 0xFF;
+        return w;
+    }();
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
+    __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kWindow.data() + n));
+    x = _mm_and_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')), keep);  // digits, zeros before them
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i tens = _mm_set1_epi32(1 << 16 | 10);
+    __m128i pairs = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(x, zero), tens),
+                                    _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), tens));
+    __m128i quads = _mm_madd_epi16(pairs, _mm_set1_epi32(1 << 16 | 100));
+    quads = _mm_packs_epi32(quads, quads);
+    __m128i octs = _mm_madd_epi16(quads, _mm_set1_epi32(1 << 16 | 10000));
+    return uint64_t(uint32_t(_mm_cvtsi128_si32(octs))) * 100000000u +
+           uint32_t(_mm_cvtsi128_si32(_mm_srli_si128(octs, 4)));
 }
 
 class Cursor {

@@ -217,23 +217,33 @@ ScannedNumber scanNumber(Cursor& c) {
     ScannedNumber n;
     n.negative = *q == '-';
     q += n.negative;
-    int count = 0;
-    auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
-    if (*q == '0') {
-        ++q;
-        count = 1;
-    } else if (*q >= '1' && *q <= '9') {
-        for (; digit(*q); ++q, ++count) n.digits = n.digits * 10 + uint64_t(*q - '0');
-    } else {
-        n.text = c.readNumber();  // NaN, Infinity, -Infinity or an error
+    // A leading zero is the whole integer part ("01" is then refused by the caller).
+    std::size_t count = *q == '0' ? 1 : json::digitRun(q);
+    // digitsValue reads the 16 bytes before the digits' end, which are in the document after its
+    // first 16 bytes.
+    if (count == 0 || count > 16 || uint64_t(q - c.base()) + count < 16) {
+        n.text = c.readNumber();  // NaN, Infinity, -Infinity, errors, long or early numbers
         return n;
     }
-    if (*q == '.' && digit(q[1])) {
-        const char* point = ++q;
-        for (; digit(*q); ++q, ++count) n.digits = n.digits * 10 + uint64_t(*q - '0');
-        n.decimals = int(q - point);
+    n.digits = json::digitsValue(q, count);
+    q += count;
+    if (*q == '.') {
+        std::size_t decimals = json::digitRun(q + 1);
+        if (decimals == 0 || decimals > 16) {
+            n.text = c.readNumber();
+            return n;
+        }
+        static constexpr std::array<uint64_t, 17> kScale = [] {
+            std::array<uint64_t, 17> powers{1};
+            for (std::size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+            return powers;
+        }();
+        n.digits = n.digits * kScale[decimals] + json::digitsValue(q + 1, decimals);
+        n.decimals = int(decimals);
+        count += decimals;
+        q += 1 + decimals;
     }
-    if (*q == 'e' || *q == 'E' || *q == '.' || q > c.end()) {
+    if (*q == 'e' || *q == 'E' || q > c.end()) {
         n.text = c.readNumber();  // exponents and errors: the general reader
         return n;
     }
