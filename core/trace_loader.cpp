@@ -314,6 +314,65 @@ private:
     bool nanoseconds_;
     std::string scratch_;
 
+    // The bytes from the end of a member's value (or from just after the object's '{') to the
+    // start of the next value, or to just past the closing '}', as last seen at the same place of
+    // an earlier event. Kineto writes the events of a kind alike, so one 32-byte compare mostly
+    // stands for reading the whitespace, the comma, the key and the colon. Bytes that once read as
+    // a key (or a close) inside an object read the same anywhere inside one.
+    struct MemberGuess {
+        std::array<char, 32> bytes{};
+        uint32_t need = 0;  // one bit per byte of the guess; 0: no guess yet
+        uint8_t size = 0;
+        uint8_t member = 0;  // a Field or an ArgsKey, or kClosed
+    };
+    static constexpr uint8_t kClosed = 0xFF;
+    // Event members by the previous field (none first) and the phase; args members by their
+    // place and the event's category.
+    std::array<MemberGuess, 12 * 8> fieldGuesses_{};
+    std::array<MemberGuess, 16 * 8> argsGuesses_{};
+
+    // Moves c.p to the next member's value and returns what its key names (classify), or past
+    // the closing '}' and returns kClosed. first: c.p is just after '{'.
+    template <typename Classify>
+    uint8_t nextMember(MemberGuess& g, bool first, Classify&& classify) {
+        // The document is padded after its end, and a guess ends in a byte that is not NUL, so
+        // a match lies within the document.
+        const auto* at = reinterpret_cast<const __m128i*>(c.p);
+        const auto* guess = reinterpret_cast<const __m128i*>(g.bytes.data());
+        unsigned same = unsigned(_mm_movemask_epi8(
+                            _mm_cmpeq_epi8(_mm_loadu_si128(at), _mm_loadu_si128(guess)))) |
+                        unsigned(_mm_movemask_epi8(
+                            _mm_cmpeq_epi8(_mm_loadu_si128(at + 1), _mm_loadu_si128(guess + 1))))
+                            << 16;
+        // After a key, the value must start where the guess ends: "ph": would otherwise match
+        // the start of "ph":  "X".
+        if (g.need != 0 && (same & g.need) == g.need &&
+            (g.member == kClosed || !json::isSpace(c.p[g.size]))) {
+            c.p += g.size;
+            return g.member;
+        }
+        const char* from = c.p;
+        uint8_t member;
+        if (first) {
+            c.skipSpace();
+            if (*c.p == '}') {
+                ++c.p;
+                return kClosed;  // {}: not worth a guess
+            }
+            member = uint8_t(classify(c.readKey()));
+        } else {
+            member = c.nextMember('}') ? uint8_t(classify(c.readKey())) : kClosed;
+        }
+        auto size = std::size_t(c.p - from);
+        if (size <= g.bytes.size()) {
+            std::memcpy(g.bytes.data(), from, size);
+            g.size = uint8_t(size);
+            g.need = size == 32 ? ~0u : (1u << size) - 1;
+            g.member = member;
+        }
+        return member;
+    }
+
     // Skips a value; strings and numbers (most values) without the general skipper's set-up.
     void skipAny() {
         char ch = *c.p;
@@ -487,16 +546,18 @@ private:
             case '{': {
                 k.args = ValueKind::Object;
                 ++c.p;
-                c.skipSpace();
-                if (*c.p == '}') {
-                    k.argsGap = EventTable::gap(c.p - start - 1);
-                    ++c.p;
+                auto guessAt = [&](unsigned place) -> MemberGuess& {
+                    return argsGuesses_[std::min(place, 15u) * 8 + (r.cat & 7)];
+                };
+                uint8_t member = nextMember(guessAt(0), true, argsKeyOf);
+                if (member == kClosed) {
+                    k.argsGap = EventTable::gap(c.p - start - 2);
                     k.argsEmpty = true;
                     break;
                 }
                 const char* afterMember;
-                do {
-                    ArgsKey key = argsKeyOf(c.readKey());
+                for (unsigned place = 1;; ++place) {
+                    auto key = ArgsKey(member);
                     if (key == ArgsKey::ExternalId) {
                         KeyId id = readKey();
                         r.externalId = t.keys.isNull(id) ? kNoKey : id;
@@ -511,7 +572,9 @@ private:
                         skipAny();
                     }
                     afterMember = c.p;
-                } while (c.nextMember('}'));
+                    member = nextMember(guessAt(place), false, argsKeyOf);
+                    if (member == kClosed) break;
+                }
                 k.argsGap = EventTable::gap(c.p - 1 - afterMember);
                 break;
             }
@@ -557,16 +620,14 @@ private:
             k.event = readKind(nullptr);
         } else {
             ++c.p;
-            c.skipSpace();
-            if (*c.p == '}') {
-                k.eventGap = EventTable::gap(c.p - start - 1);
-                ++c.p;
+            uint8_t member = nextMember(fieldGuesses_[0], true, fieldOf);
+            if (member == kClosed) {
+                k.eventGap = EventTable::gap(c.p - start - 2);
                 k.objectEmpty = true;
             } else {
                 const char* afterMember;
-                do {
-                    RawString key = c.readKey();
-                    switch (fieldOf(key)) {
+                for (;;) {
+                    switch (Field(member)) {
                         case Field::Ph: {
                             uint32_t id = 0;
                             ValueKind v = readKind(&id);
@@ -615,7 +676,10 @@ private:
                             break;
                     }
                     afterMember = c.p;
-                } while (c.nextMember('}'));
+                    MemberGuess& next = fieldGuesses_[(member + 1u) * 8 + (r.phase & 7)];
+                    member = nextMember(next, false, fieldOf);
+                    if (member == kClosed) break;
+                }
                 k.eventGap = EventTable::gap(c.p - 1 - afterMember);
             }
         }
