@@ -314,6 +314,24 @@ private:
     bool nanoseconds_;
     std::string scratch_;
 
+    // One bit per byte of the N (16 or 32) at p (default: c.p) that equal those of `bytes`.
+    template <std::size_t N>
+    unsigned sameBytes(const std::array<char, N>& bytes) const {
+        return sameBytes(c.p, bytes);
+    }
+    template <std::size_t N>
+    static unsigned sameBytes(const char* p, const std::array<char, N>& bytes) {
+        const auto* at = reinterpret_cast<const __m128i*>(p);
+        const auto* b = reinterpret_cast<const __m128i*>(bytes.data());
+        auto same =
+            unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(at), _mm_loadu_si128(b))));
+        if constexpr (N == 32)
+            same |= unsigned(_mm_movemask_epi8(
+                        _mm_cmpeq_epi8(_mm_loadu_si128(at + 1), _mm_loadu_si128(b + 1))))
+                    << 16;
+        return same;
+    }
+
     // The bytes from the end of a member's value (or from just after the object's '{') to the
     // start of the next value, or to just past the closing '}', as last seen at the same place of
     // an earlier event. Kineto writes the events of a kind alike, so one 32-byte compare mostly
@@ -331,19 +349,60 @@ private:
     std::array<MemberGuess, 12 * 8> fieldGuesses_{};
     std::array<MemberGuess, 16 * 8> argsGuesses_{};
 
+    // A field's last value as its raw bytes and what it read as: phases, categories (by phase),
+    // pids and tids (by category) mostly repeat. A value that does not end in a quote or bracket
+    // takes the byte after it too, so that a match ends where the value does. Guesses are copied
+    // whole whatever their size, which the padding after the document allows.
+    struct ValueGuess {
+        std::array<char, 16> bytes{};
+        uint32_t need = 0;  // one bit per byte to compare; 0: no guess yet
+        uint8_t size = 0;   // the value's bytes
+        uint32_t value = 0;
+    };
+    ValueGuess phGuess_;
+    std::array<ValueGuess, 8> catGuesses_, pidGuesses_, tidGuesses_;
+
+    bool sameValue(const ValueGuess& g) {
+        if (g.need == 0 || (sameBytes(g.bytes) & g.need) != g.need) return false;
+        c.p += g.size;
+        return true;
+    }
+    void rememberValue(ValueGuess& g, const char* from, uint32_t value) {
+        auto size = std::size_t(c.p - from);
+        char last = c.p[-1];
+        std::size_t compared = last == '"' || last == ']' || last == '}' ? size : size + 1;
+        if (compared > g.bytes.size()) return;
+        std::memcpy(g.bytes.data(), from, g.bytes.size());
+        g.need = compared == 16 ? 0xFFFFu : (1u << compared) - 1;
+        g.size = uint8_t(size);
+        g.value = value;
+    }
+    // A string value guessed as the last one, else read (ph and cat).
+    ValueKind readGuessedString(ValueGuess& g, uint32_t& id) {
+        if (sameValue(g)) {
+            id = g.value;
+            return ValueKind::String;
+        }
+        const char* from = c.p;
+        ValueKind kind = readKind(&id);
+        if (kind == ValueKind::String) rememberValue(g, from, id);
+        return kind;
+    }
+    KeyId readGuessedKey(ValueGuess& g) {
+        if (sameValue(g)) return g.value;
+        const char* from = c.p;
+        KeyId id = readKey();
+        rememberValue(g, from, id);
+        return id;
+    }
+
     // Moves c.p to the next member's value and returns what its key names (classify), or past
     // the closing '}' and returns kClosed. first: c.p is just after '{'.
     template <typename Classify>
     uint8_t nextMember(MemberGuess& g, bool first, Classify&& classify) {
         // The document is padded after its end, and a guess ends in a byte that is not NUL, so
         // a match lies within the document.
-        const auto* at = reinterpret_cast<const __m128i*>(c.p);
-        const auto* guess = reinterpret_cast<const __m128i*>(g.bytes.data());
-        unsigned same = unsigned(_mm_movemask_epi8(
-                            _mm_cmpeq_epi8(_mm_loadu_si128(at), _mm_loadu_si128(guess)))) |
-                        unsigned(_mm_movemask_epi8(
-                            _mm_cmpeq_epi8(_mm_loadu_si128(at + 1), _mm_loadu_si128(guess + 1))))
-                            << 16;
+        unsigned same = sameBytes(g.bytes);
         // After a key, the value must start where the guess ends: "ph": would otherwise match
         // the start of "ph":  "X".
         if (g.need != 0 && (same & g.need) == g.need &&
@@ -365,7 +424,7 @@ private:
         }
         auto size = std::size_t(c.p - from);
         if (size <= g.bytes.size()) {
-            std::memcpy(g.bytes.data(), from, size);
+            std::memcpy(g.bytes.data(), from, g.bytes.size());  // a fixed size: no call, no table
             g.size = uint8_t(size);
             g.need = size == 32 ? ~0u : (1u << size) - 1;
             g.member = member;
@@ -391,12 +450,14 @@ private:
     }
 
     // Names and categories repeat from event to event: a small direct-mapped cache in front of
-    // the pool saves hashing whole strings and probing its map.
-    std::array<uint32_t, 256> recent_ = [] {
-        std::array<uint32_t, 256> a;
-        a.fill(UINT32_MAX);
-        return a;
-    }();
+    // the pool saves hashing whole strings and probing its map. Entries keep the first 32 bytes,
+    // so that most strings are compared without a call.
+    struct RecentString {
+        std::array<char, 32> bytes{};
+        uint32_t size = 0;
+        uint32_t id = UINT32_MAX;
+    };
+    std::array<RecentString, 256> recent_{};
     uint32_t internString(const RawString& raw) {
         std::string_view s = decoded(raw);
         uint64_t head = 0, tail = 0;
@@ -406,10 +467,21 @@ private:
             std::memcpy(&head, s.data(), std::min<std::size_t>(s.size(), 8));
         if (s.size() > 8) std::memcpy(&tail, s.data() + s.size() - 8, 8);
         uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ s.size()) * 0xFF51AFD7ED558CCDull;
-        uint32_t& slot = recent_[h >> 56];
-        if (slot != UINT32_MAX && t.strings.at(slot) == s) return slot;
-        slot = t.strings.intern(s);
-        return slot;
+        RecentString& e = recent_[h >> 56];
+        // Raw strings lie in the padded document, where 32 bytes can be read.
+        bool inline32 = !raw.escaped && s.size() <= e.bytes.size();
+        if (e.id != UINT32_MAX && e.size == s.size()) {
+            uint32_t need = s.size() == 32 ? ~0u : (1u << s.size()) - 1;
+            if (inline32 ? (sameBytes(s.data(), e.bytes) & need) == need : t.strings.at(e.id) == s)
+                return e.id;
+        }
+        e.id = t.strings.intern(s);
+        e.size = uint32_t(s.size());
+        if (inline32)
+            std::memcpy(e.bytes.data(), s.data(), e.bytes.size());
+        else
+            std::memcpy(e.bytes.data(), s.data(), std::min(s.size(), e.bytes.size()));
+        return e.id;
     }
 
     ValueKind readKind(uint32_t* stringId) {
@@ -630,7 +702,7 @@ private:
                     switch (Field(member)) {
                         case Field::Ph: {
                             uint32_t id = 0;
-                            ValueKind v = readKind(&id);
+                            ValueKind v = readGuessedString(phGuess_, id);
                             std::string_view s = t.strings.at(id);
                             r.phase = v == ValueKind::String && s.size() == 1 ? s[0] : 0;
                             break;
@@ -639,13 +711,13 @@ private:
                             k.name = readKind(&r.name);
                             break;
                         case Field::Cat:
-                            k.cat = readKind(&r.cat);
+                            k.cat = readGuessedString(catGuesses_[r.phase & 7], r.cat);
                             break;
                         case Field::Pid:
-                            r.pid = readKey();
+                            r.pid = readGuessedKey(pidGuesses_[r.cat & 7]);
                             break;
                         case Field::Tid:
-                            r.tid = readKey();
+                            r.tid = readGuessedKey(tidGuesses_[r.cat & 7]);
                             break;
                         case Field::Ts: {
                             PyNum::Kind kind;

@@ -139,7 +139,8 @@ private slots:
         QCOMPARE(escapedKey.events.nameOf(0), std::string_view("x"));
     }
     // Members are found by guessing the bytes before them from earlier events (Kineto writes the
-    // events of a kind alike); a guess never changes what is read. Events whose keys, order and
+    // events of a kind alike), and some values by guessing they are the last ones of their field;
+    // a guess never changes what is read. Events whose keys, order and
     // spacing vary, each met after others that set guesses for it, read as each does alone.
     void guessedMembersReadAsAlone() {
         const std::vector<std::string> events = {
@@ -159,6 +160,13 @@ private slots:
             R"({"ph": "X", "cat": "kernel", "n\u0061me": "h", "pid": 1, "tid": 2, "ts": 10.5, "dur": 2, "args": {"External \u0069d": 13, "stream": 3}})",
             R"({"ph": "X", "cat": "kernel", "name": "i", "pid": 1, "tid": 2, "ts": 11.5, "dur": 2, "args": {"External id": 14, "a key longer than thirty-two bytes": 3}})",
             R"({"ph": "X", "cat": "kernel", "name": "j", "pid": 1, "tid": 2, "ts": 12.5, "dur": 2, "args": {"External id": 15, "stream": 3}, "name": "k"})",
+            // Values guessed as the last ones of their field.
+            R"({"ph": "XX", "cat": "kernel2", "name": "l", "pid": 12, "tid": 2.5, "ts": 13})",
+            R"({"ph": "X", "cat": "kernel", "name": "m", "pid": "1", "tid": -2, "ts": 14})",
+            R"({"ph": "X", "cat": 1, "name": "n", "pid": 1 , "tid": null, "ts": 15})",
+            R"({"ph": 1, "cat": "k\u0065rnel", "name": "o", "pid": 1e0, "tid": 2})",
+            R"({"ph": "X", "cat": "kernel", "name": "p", "pid": [1], "tid": {"a": 2}, "ts": 16})",
+            R"({"ph": "X", "cat": "kernel", "name": "q", "pid": [1, 2], "tid": {"a": 2, "b": 3}, "ts": 17})",
         };
         // Every event after every other one, and after itself.
         std::string all = "{\"traceEvents\": [";
