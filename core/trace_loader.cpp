@@ -471,9 +471,12 @@ private:
         // Raw strings lie in the padded document, where 32 bytes can be read.
         bool inline32 = !raw.escaped && s.size() <= e.bytes.size();
         if (e.id != UINT32_MAX && e.size == s.size()) {
-            uint32_t need = s.size() == 32 ? ~0u : (1u << s.size()) - 1;
-            if (inline32 ? (sameBytes(s.data(), e.bytes) & need) == need : t.strings.at(e.id) == s)
+            if (inline32) {
+                uint32_t need = s.size() == 32 ? ~0u : (1u << s.size()) - 1;
+                if ((sameBytes(s.data(), e.bytes) & need) == need) return e.id;
+            } else if (t.strings.at(e.id) == s) {
                 return e.id;
+            }
         }
         e.id = t.strings.intern(s);
         e.size = uint32_t(s.size());
