@@ -16,16 +16,10 @@ std::string reason() {
     return std::strerror(errno);
 }
 
-// write(2) takes at most this many bytes per call. On this VM, 1 GB written 1.4 s after memory
-// was freed took 0.44-1.2 s (median 0.54, six runs) in 64 KB calls, and 0.50-3.9 s (median 1.05)
-// moved through a 1 MB pipe by vmsplice and splice, which this replaced; 8 MB calls took 2.2-2.5 s.
-// The page cache gives each call folios up to its size, and large ones seem to come from memory
-// the VM has handed back to its host, which must fault it in again.
-constexpr std::size_t kWriteCall = 64 << 10;
-
 }  // namespace
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+AtomicFile::AtomicFile(std::string path, std::size_t writeCall)
+    : path_(std::move(path)), writeCall_(std::max<std::size_t>(writeCall, 1)) {
     struct stat st {};
     if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) throw OutputError(path_ + ": is a directory");
@@ -57,7 +51,7 @@ void AtomicFile::write(std::string_view bytes) {
     const char* p = bytes.data();
     std::size_t left = bytes.size();
     while (left > 0) {
-        ssize_t n = ::write(fd_, p, std::min(left, kWriteCall));
+        ssize_t n = ::write(fd_, p, std::min(left, writeCall_));
         if (n < 0) {
             if (errno == EINTR) continue;
             throw OutputError(path_ + ": write failed: " + reason());

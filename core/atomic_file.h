@@ -2,6 +2,7 @@
 // in the target folder, which replaces the target only when everything was written.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,8 +17,9 @@ struct OutputError : std::runtime_error {
 class AtomicFile {
 public:
     // Throws OutputError. Targets that exist and are not regular files (devices such as /dev/null
-    // or /dev/full, pipes) are written directly.
-    explicit AtomicFile(std::string path);
+    // or /dev/full, pipes) are written directly. Each write(2) takes at most writeCall bytes:
+    // the page cache gives a call folios up to its size, which matters on VMs (see exporter.cpp).
+    explicit AtomicFile(std::string path, std::size_t writeCall = std::size_t(1) << 20);
     ~AtomicFile();  // removes the temporary file unless commit() succeeded
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
@@ -27,6 +29,7 @@ public:
 
 private:
     std::string path_, temp_;
+    std::size_t writeCall_;
     int fd_ = -1;
     bool committed_ = false;
 };
