@@ -148,6 +148,8 @@ private:
     bool nanoseconds_;
     std::string scratch_;
 
+    // The mask of the first n (at most 32) bytes in sameBytes' result.
+    static constexpr uint32_t firstBytes(std::size_t n) { return n >= 32 ? ~0u : (1u << n) - 1; }
     // One bit per byte of the N (16 or 32) at p (default: c.p) that equal those of `bytes`.
     template <std::size_t N>
     unsigned sameBytes(const std::array<char, N>& bytes) const {
@@ -207,7 +209,7 @@ private:
         std::size_t compared = last == '"' || last == ']' || last == '}' ? size : size + 1;
         if (compared > g.bytes.size()) return;
         std::memcpy(g.bytes.data(), from, g.bytes.size());
-        g.need = compared == 16 ? 0xFFFFu : (1u << compared) - 1;
+        g.need = firstBytes(compared);
         g.size = uint8_t(size);
         g.value = value;
     }
@@ -260,7 +262,7 @@ private:
         if (size <= g.bytes.size()) {
             std::memcpy(g.bytes.data(), from, g.bytes.size());  // a fixed size: no call, no table
             g.size = uint8_t(size);
-            g.need = size == 32 ? ~0u : (1u << size) - 1;
+            g.need = firstBytes(size);
             g.member = member;
         }
         return member;
@@ -306,7 +308,7 @@ private:
         bool inline32 = !raw.escaped && s.size() <= e.bytes.size();
         if (e.id != UINT32_MAX && e.size == s.size()) {
             if (inline32) {
-                uint32_t need = s.size() == 32 ? ~0u : (1u << s.size()) - 1;
+                uint32_t need = firstBytes(s.size());
                 if ((sameBytes(s.data(), e.bytes) & need) == need) return e.id;
             } else if (t.strings.at(e.id) == s) {
                 return e.id;
