@@ -4,15 +4,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <future>
 #include <map>
-#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 
+#include "covered_search.h"
+#include "grouped_index.h"
 #include "unicode_tables.h"
 
 namespace stackline {
@@ -72,55 +71,6 @@ std::string externKernelName(const std::string& name) {
     return name;
 }
 
-// An _EventItem: start = ts, end = ts + dur (dur defaulting to 0), in Python arithmetic.
-struct Interval {
-    PyNum start, end;
-    uint32_t row;
-};
-
-constexpr uint32_t kNoGroup = UINT32_MAX;
-
-bool isNan(const PyNum& n) {
-    return n.kind == PyNum::Kind::Float && std::isnan(n.f);
-}
-
-// Python's sorted(items, key=lambda x: x.start). Without NaN, `<` is a strict weak order on the
-// starts and any stable sort gives Python's result. With NaN the result depends on the algorithm:
-// below 64 items CPython's timsort is one run (count_run, a strictly descending one reversed)
-// extended by a binary insertion sort, which this follows step by step; longer lists with NaN
-// get a stable sort, which may order them differently.
-void sortByStart(std::vector<Interval>& items) {
-    auto less = [](const Interval& a, const Interval& b) { return pyLess(a.start, b.start); };
-    std::size_t n = items.size();
-    if (n >= 64 || std::none_of(items.begin(), items.end(),
-                                [](const Interval& i) { return isNan(i.start); })) {
-        std::stable_sort(items.begin(), items.end(), less);
-        return;
-    }
-    if (n < 2) return;
-    std::size_t run = 2;
-    if (less(items[1], items[0])) {
-        while (run < n && less(items[run], items[run - 1])) ++run;
-        std::reverse(items.begin(), items.begin() + std::ptrdiff_t(run));
-    } else {
-        while (run < n && !less(items[run], items[run - 1])) ++run;
-    }
-    for (std::size_t i = run; i < n; ++i) {
-        Interval pivot = items[i];
-        std::size_t l = 0, r = i;
-        while (l < r) {
-            std::size_t m = l + ((r - l) >> 1);
-            if (less(pivot, items[m]))
-                r = m;
-            else
-                l = m + 1;
-        }
-        std::move_backward(items.begin() + std::ptrdiff_t(l), items.begin() + std::ptrdiff_t(i),
-                           items.begin() + std::ptrdiff_t(i) + 1);
-        items[l] = pivot;
-    }
-}
-
 // Keeps the processing state; one instance per run.
 class Processor {
 public:
@@ -146,16 +96,11 @@ public:
         partition();
         searchAndIndex();
         sortCompiledRegions();
-        for (const Group& group : compiledCovered_) processRegion(group);
+        for (const CoveredGroup& group : compiledCovered_) processRegion(group);
         finish();
     }
 
 private:
-    struct Group {
-        uint32_t regionKey;
-        std::vector<uint32_t> ops;  // uid keys, insertion order (an OrderedSet)
-    };
-
     // Uids: the row itself, unless the trace already has uid_assigned, in which case each event's
     // own "uid" value is the key and uid_2_events maps it to the last event carrying it.
     // Errors met on another thread, reported afterwards in order.
@@ -311,27 +256,30 @@ private:
         return k == kNoKey ? t_.keys.existingNullKey() : k;
     }
 
+    // The start and end of a row whose ts is a float other than NaN and whose dur is a number or
+    // absent, as doubles (false: the row takes the general path).
+    bool floatSpan(uint32_t row, double& start, double& end) const {
+        const EventTable::Kinds& k = t_.kinds[row];
+        if (k.ts != PyNum::Kind::Float || k.dur == PyNum::Kind::Invalid) return false;
+        start = std::bit_cast<double>(t_.tsBits[row]);
+        if (start != start) return false;
+        double dur = k.dur == PyNum::Kind::Float ? std::bit_cast<double>(t_.durBits[row])
+                     : k.dur == PyNum::Kind::Int ? double(int64_t(t_.durBits[row]))
+                                                 : 0.0;
+        end = start + dur;
+        return true;
+    }
+
     // _find_events_covered_in(real_events, regions)
     // Its errors are returned in order, not reported, so that two calls can run at once.
     struct Covered {
-        std::vector<Group> groups;
+        std::vector<CoveredGroup> groups;
         Errors errors;
     };
     Covered findCoveredIn(const std::vector<uint32_t>& regions) const {
         Covered out;
-        std::vector<Group>& groups = out.groups;
         if (regions.empty()) return out;
-        struct Regions {
-            std::vector<Interval> items;  // sorted by start
-            std::vector<PyNum> starts;
-            bool ordered = true;   // no NaN start: pyLess is a total order on them
-            std::size_t last = 0;  // the previous search's result, a good guess for the next
-            // The same as doubles when every start is a float that is not NaN (Kineto's case;
-            // every end is then a float too): Python compares floats as doubles do.
-            std::vector<double> floatStarts, floatEnds;
-            std::vector<uint32_t> groupOfItem;  // each region's group once it has one
-        };
-        std::unordered_map<KeyId, Regions> byTid;
+        CoveredSearch search(keyOfRow_);
         for (uint32_t row : regions) {
             try {
                 if (t_.tid[row] == kNoKey)
@@ -340,86 +288,16 @@ private:
                 if (t_.tid[row] == kUnhashable)
                     throw ProcessError{"bad_tid",
                                        eventLabel(row) + " has a list or object as \"tid\""};
-                byTid[t_.tid[row]].items.push_back(interval(row));
+                ThreadRegions& thread = search.threadRegions(t_.tid[row]);
+                thread.add(interval(row));
             } catch (const ProcessError& e) {
                 out.errors.emplace_back(row, e);
             }
         }
-        for (auto& [tid, r] : byTid) {
-            sortByStart(r.items);
-            bool floats = true;
-            r.starts.reserve(r.items.size());
-            for (const Interval& i : r.items) {
-                r.starts.push_back(i.start);
-                if (isNan(i.start)) r.ordered = false;
-                floats = floats && i.start.kind == PyNum::Kind::Float && !isNan(i.start);
-            }
-            if (floats) {
-                r.floatStarts.reserve(r.items.size());
-                r.floatEnds.reserve(r.items.size());
-            }
-            for (const Interval& i : r.items) {
-                if (!floats) break;
-                r.floatStarts.push_back(i.start.f);
-                r.floatEnds.push_back(i.end.f);
-            }
-            r.groupOfItem.assign(r.items.size(), kNoGroup);
-        }
+        search.sortRegions();
         std::vector<uint8_t> covered(t_.strings.size());
         for (uint32_t id = 0; id < covered.size(); ++id)
             covered[id] = coveredCategory(t_.strings.at(id));
-        // Regions sharing a uid share a group (only when the trace has uid_assigned).
-        std::unordered_map<uint32_t, uint32_t> groupOfUid;
-        std::unordered_set<uint64_t> seen;  // (group, op) pairs, needed only when uids repeat
-        KeyId lastTid = kNoKey;  // no row's tid: tidKey() maps absent to None's key or kNoKey
-        Regions* regionsOfTid = nullptr;
-        // bisect_left(starts, x): events come in time order, so the previous result or the one
-        // after it usually fits and saves the binary search (when the order is total).
-        auto firstNotBefore = [](Regions& r, const PyNum& x) {
-            const std::vector<PyNum>& starts = r.starts;
-            auto fits = [&](std::size_t pos) {
-                return (pos == 0 || pyLess(starts[pos - 1], x)) &&
-                       (pos == starts.size() || !pyLess(starts[pos], x));
-            };
-            if (r.ordered && !isNan(x)) {
-                if (fits(r.last)) return r.last;
-                if (r.last < starts.size() && fits(r.last + 1)) return ++r.last;
-            }
-            r.last = std::size_t(std::lower_bound(starts.begin(), starts.end(), x, pyLess) -
-                                 starts.begin());
-            return r.last;
-        };
-        // The region covering a row whose ts is a float and dur a number or absent, found with
-        // double arithmetic when the thread's regions allow it (its index in items, -1 when none
-        // covers the row); nullopt sends the row down the general path.
-        auto floatRegion = [&](Regions& r, uint32_t row) -> std::optional<std::ptrdiff_t> {
-            const EventTable::Kinds& k = t_.kinds[row];
-            if (r.floatStarts.empty() || k.ts != PyNum::Kind::Float ||
-                k.dur == PyNum::Kind::Invalid)
-                return std::nullopt;
-            double start = std::bit_cast<double>(t_.tsBits[row]);
-            if (start != start) return std::nullopt;
-            double dur = k.dur == PyNum::Kind::Float ? std::bit_cast<double>(t_.durBits[row])
-                         : k.dur == PyNum::Kind::Int ? double(int64_t(t_.durBits[row]))
-                                                     : 0.0;
-            double end = start + dur;
-            const std::vector<double>& starts = r.floatStarts;
-            auto fits = [&](std::size_t pos) {
-                return (pos == 0 || starts[pos - 1] < start) &&
-                       (pos == starts.size() || !(starts[pos] < start));
-            };
-            if (!fits(r.last)) {
-                if (r.last < starts.size() && fits(r.last + 1))
-                    ++r.last;
-                else
-                    r.last = std::size_t(std::lower_bound(starts.begin(), starts.end(), start) -
-                                         starts.begin());
-            }
-            if (r.last == 0) return -1;
-            std::size_t idx = r.last - 1;
-            if (!(starts[idx] <= start && end <= r.floatEnds[idx])) return -1;
-            return std::ptrdiff_t(idx);
-        };
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String || !covered[t_.cat[row]])
                 continue;
@@ -432,51 +310,28 @@ private:
                 if (tid == kUnhashable)
                     throw ProcessError{"bad_tid",
                                        eventLabel(row) + " has a list or object as \"tid\""};
-                if (tid != lastTid) {  // consecutive events mostly share their thread
-                    lastTid = tid;
-                    auto it = byTid.find(tid);
-                    regionsOfTid = it == byTid.end() ? nullptr : &it->second;
-                }
-                if (!regionsOfTid) continue;
-                Regions& r = *regionsOfTid;
-                std::optional<std::ptrdiff_t> found = floatRegion(r, row);
-                if (!found) {
-                    Interval item = interval(row);
-                    auto idx = std::ptrdiff_t(firstNotBefore(r, item.start)) - 1;
-                    bool covers = idx >= 0 && pyLessEqual(r.items[size_t(idx)].start, item.start) &&
-                                  pyLessEqual(item.end, r.items[size_t(idx)].end);
-                    found = covers ? idx : -1;
-                }
-                if (*found < 0) continue;
-                uint32_t& group = r.groupOfItem[size_t(*found)];
-                if (group == kNoGroup) {
-                    uint32_t regionKey = key(r.items[size_t(*found)].row);
-                    auto next = uint32_t(groups.size());
-                    group = uidMode_ ? groupOfUid.try_emplace(regionKey, next).first->second : next;
-                    if (group == next) groups.push_back({regionKey, {}});
-                }
-                if (uidMode_ && !seen.insert((uint64_t(group) << 32) | key(row)).second) continue;
-                groups[group].ops.push_back(key(row));
+                ThreadRegions* thread = search.find(tid);
+                if (!thread) continue;
+                double start, end;
+                std::ptrdiff_t found = thread->floatsOnly() && floatSpan(row, start, end)
+                                           ? thread->coveringFloat(start, end)
+                                           : thread->covering(interval(row));
+                if (found != ThreadRegions::kNotCovered) search.cover(*thread, size_t(found), row);
             } catch (const ProcessError& e) {
                 out.errors.emplace_back(row, e);
             }
         }
+        out.groups = search.takeGroups();
         return out;
     }
 
-    // For each op, the extern regions covering it in group order, as one flat array: op's list is
-    // externRegions_[externRegionsStart_[op], externRegionsStart_[op + 1]).
-    void indexExternRegions(const std::vector<Group>& externCovered) {
+    // For each op, the extern regions covering it, in group order.
+    void indexExternRegions(const std::vector<CoveredGroup>& externCovered) {
         if (externCovered.empty()) return;
-        externRegionsStart_.assign(keyCount() + 1, 0);
-        for (const Group& group : externCovered)
-            for (uint32_t op : group.ops) ++externRegionsStart_[op + 1];
-        for (std::size_t i = 1; i < externRegionsStart_.size(); ++i)
-            externRegionsStart_[i] += externRegionsStart_[i - 1];
-        externRegions_.resize(externRegionsStart_.back());
-        std::vector<uint32_t> next(externRegionsStart_.begin(), externRegionsStart_.end() - 1);
-        for (std::size_t g = 0; g < externCovered.size(); ++g)
-            for (uint32_t op : externCovered[g].ops) externRegions_[next[op]++] = uint32_t(g);
+        externRegionsOfOp_ = GroupedIndex::build(keyCount(), [&](auto add) {
+            for (std::size_t g = 0; g < externCovered.size(); ++g)
+                for (uint32_t op : externCovered[g].ops) add(op, uint32_t(g));
+        });
     }
 
     // Both _find_events_covered_in calls, then the indexes of flows, kernels and extern regions.
@@ -592,13 +447,9 @@ private:
             }
             found.push_back({ext, key(row)});
         }
-        kernelStart_.assign(t_.keys.size() + 1, 0);
-        for (auto [ext, k] : found) ++kernelStart_[ext + 1];
-        for (std::size_t i = 1; i < kernelStart_.size(); ++i)
-            kernelStart_[i] += kernelStart_[i - 1];
-        kernelKeys_.resize(found.size());
-        std::vector<uint32_t> fill(kernelStart_.begin(), kernelStart_.end() - 1);
-        for (auto [ext, k] : found) kernelKeys_[fill[ext]++] = k;
+        kernelsByExternalId_ = GroupedIndex::build(t_.keys.size(), [&](auto add) {
+            for (auto [ext, k] : found) add(ext, k);
+        });
     }
 
     void sortCompiledRegions() {
@@ -649,12 +500,10 @@ private:
         if (ext == kUnhashable)
             throw ProcessError{"bad_external_id",
                                eventLabel(opRow) + " has a list or object as \"External id\""};
-        if (ext + 1 < kernelStart_.size())
-            for (uint32_t i = kernelStart_[ext]; i < kernelStart_[ext + 1]; ++i)
-                f(rowOf(kernelKeys_[i]));
+        for (uint32_t kernel : kernelsByExternalId_[ext]) f(rowOf(kernel));
     }
 
-    void processRegion(const Group& group) {
+    void processRegion(const CoveredGroup& group) {
         uint32_t regionRow = rowOf(group.regionKey);
         std::string name(t_.nameOf(regionRow));
         bool needBw = name.find("Backward") != std::string::npos;
@@ -798,15 +647,14 @@ private:
         const KernelLookup& l = lookup(slot, t_.name[row], name, fw, bw, needBw);
         bool assigned = false, warn = false;
         if (l.isExtern) {
-            uint32_t begin = externRegionsStart_.empty() ? 0 : externRegionsStart_[op];
-            uint32_t end = externRegionsStart_.empty() ? 0 : externRegionsStart_[op + 1];
-            for (uint32_t i = begin; i < end && !assigned; ++i) {
-                uint32_t externRow = rowOf(externCovered_[externRegions_[i]].regionKey);
+            for (uint32_t group : externRegionsOfOp_[op]) {
+                uint32_t externRow = rowOf(externCovered_[group].regionKey);
                 const EventTable::Kinds& ek = t_.kinds[externRow];
                 if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
                     throw ProcessError{"bad_name",
                                        eventLabel(externRow) + " has a name that is not a string"};
                 assigned = assign(row, externStackFor(slot, externRow, fw, bw));
+                if (assigned) break;
             }
             if (!assigned) assigned = assign(row, singleStackFor(fw, bw));
         } else {
@@ -840,10 +688,10 @@ private:
     std::vector<uint8_t> isFlow_, isReal_;
     bool anyFlow_ = false;
     std::vector<uint32_t> compiled_, extern_;
-    std::vector<Group> compiledCovered_, externCovered_;
-    std::vector<uint32_t> externRegionsStart_, externRegions_;
-    std::vector<uint32_t> src2dst_, dst2src_;         // by uid key; kNone where there is no flow
-    std::vector<uint32_t> kernelStart_, kernelKeys_;  // kernels by External id
+    std::vector<CoveredGroup> compiledCovered_, externCovered_;
+    GroupedIndex externRegionsOfOp_;           // by op key: indexes into externCovered_
+    std::vector<uint32_t> src2dst_, dst2src_;  // by uid key; kNone where there is no flow
+    GroupedIndex kernelsByExternalId_;         // kernel keys by External id
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;

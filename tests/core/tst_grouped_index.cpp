@@ -1,0 +1,58 @@
+// GroupedIndex: values grouped by key, in the order they were given (the processor's kernels by
+// External id and extern regions by op).
+#include <QTest>
+#include <utility>
+#include <vector>
+
+#include "grouped_index.h"
+
+using namespace stackline;
+
+namespace {
+
+GroupedIndex indexOf(std::size_t groups,
+                     const std::vector<std::pair<std::size_t, uint32_t>>& pairs) {
+    return GroupedIndex::build(groups, [&](auto add) {
+        for (auto [group, value] : pairs) add(group, value);
+    });
+}
+
+std::vector<uint32_t> valuesOf(const GroupedIndex& ix, std::size_t group) {
+    std::span<const uint32_t> values = ix[group];
+    return {values.begin(), values.end()};
+}
+
+using Values = std::vector<uint32_t>;
+
+}  // namespace
+
+class TstGroupedIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void groupsKeepTheOrderValuesCameIn() {
+        GroupedIndex ix = indexOf(4, {{2, 10}, {0, 11}, {2, 12}, {3, 13}, {2, 9}, {0, 14}});
+        QCOMPARE(valuesOf(ix, 0), (Values{11, 14}));
+        QCOMPARE(valuesOf(ix, 1), Values{});
+        QCOMPARE(valuesOf(ix, 2), (Values{10, 12, 9}));
+        QCOMPARE(valuesOf(ix, 3), Values{13});
+    }
+    void aValueMayRepeat() {
+        GroupedIndex ix = indexOf(2, {{1, 5}, {1, 5}, {0, 5}});
+        QCOMPARE(valuesOf(ix, 0), Values{5});
+        QCOMPARE(valuesOf(ix, 1), (Values{5, 5}));
+    }
+    void groupsBeyondTheCountHaveNoValues() {
+        GroupedIndex ix = indexOf(2, {{0, 1}, {1, 2}});
+        QCOMPARE(valuesOf(ix, 2), Values{});
+        QCOMPARE(valuesOf(ix, std::size_t(UINT32_MAX)), Values{});
+    }
+    void anIndexNeverBuiltHasNoValues() {
+        GroupedIndex ix;
+        QCOMPARE(valuesOf(ix, 0), Values{});
+        GroupedIndex empty = indexOf(0, {});
+        QCOMPARE(valuesOf(empty, 0), Values{});
+    }
+};
+
+QTEST_GUILESS_MAIN(TstGroupedIndex)
+#include "tst_grouped_index.moc"
