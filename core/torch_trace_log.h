@@ -8,21 +8,8 @@
 //   "('Torch-Compiled Region: <compile id>', <is_backward>)": {
 //       kernel: {"stack_traces": [...], "post_grad_nodes": [...], "pre_grad_nodes": [...]}}
 //
-// Forward or backward, for each stack-trace artifact of compile id C, the first rule that applies:
-//   1. inductor_compile: the artifact is logged inside compile_fx_inner's "inductor_compile" span;
-//      the end event of that span (chromium_event, ph "E", compile id C) carries "is_backward".
-//      (tlparse folder: the k-th stack-trace artifact of C and the k-th such end event of C in
-//      chromium_events.json, when their counts agree.)
-//   2. compiler span (log only): the innermost open "compile_fx.<locals>.fw_compiler_base" /
-//      "...bw_compiler" / "...inference_compiler" span of C at the artifact.
-//   3. autotuning: the "CachingAutotuner.benchmark_all_configs" events of C name the artifact's
-//      kernels with "is_backward" (used when they all agree).
-//   4. order: if C has an AOT backward graph (aot_backward_graph or aot_joint_graph), its
-//      stack-trace artifacts alternate forward, backward, forward, ... (AOTAutograd compiles the
-//      forward graph first and the backward graph after it); otherwise (aot_inference_graph, or no
-//      AOT graph logged) forward.
-// Rules 2-4 add a note saying which rule decided. Kernel names are never used: forward kernels
-// are named after backward ops too ("triton_poi_fused_..._threshold_backward_0").
+// Whether an artifact is the forward or the backward graph of its compile is decided by the rules
+// of forward_backward.h; when rule 2, 3 or 4 decides, a note says which.
 // Artifacts without a compile id (AOTInductor, compile_fx_aot) cannot be tied to a region: their
 // kernels form a kernel-only registry that applies to every compiled region (with a note).
 #pragma once
@@ -49,6 +36,12 @@ bool looksLikeStructuredLog(std::string_view text);
 // when the log holds no kernel stack-trace artifact.
 RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& name);
 
+// The compile id string PyTorch prints ("0/0", "!1/0/0", "!1") for a structured-log envelope's
+// compiled_autograd_id / frame_id / frame_compile_id; empty when there is none.
+std::string compileIdString(const nlohmann::ordered_json& envelope);
+
+// The functions below are in tlparse_folder.cpp.
+
 // A folder: a tlparse output folder (its raw.log is read as the log when present, else the
 // inductor_provenance_tracking_*_<n>.json files of its compile-id folders such as "-_0_0_0",
 // with chromium_events.json), or a TORCH_TRACE folder holding one dedicated_log_torch_trace_*.log.
@@ -58,9 +51,5 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dir);
 // payload of one such artifact): its compile id comes from the folder it sits in.
 bool isStackTraceArtifactFile(const std::string& path);
 RebuiltKernelInfo readStackTraceArtifactFile(std::string_view text, const std::string& path);
-
-// The compile id string PyTorch prints ("0/0", "!1/0/0", "!1") for a structured-log envelope's
-// compiled_autograd_id / frame_id / frame_compile_id; empty when there is none.
-std::string compileIdString(const nlohmann::ordered_json& envelope);
 
 }  // namespace stackline
