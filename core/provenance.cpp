@@ -12,7 +12,7 @@
 
 #include "covered_search.h"
 #include "grouped_index.h"
-#include "unicode_tables.h"
+#include "stack_lookup.h"
 
 namespace stackline {
 
@@ -48,29 +48,6 @@ bool coveredCategory(std::string_view cat) {
            cat == "cuda_driver" || cat == "gpu_memset" || cat == "python_function";
 }
 
-// _extern_kernel_name: re.search(r"\b(extern\w+)\s*,", name), Python's Unicode classes.
-std::string externKernelName(const std::string& name) {
-    std::vector<char32_t> cps;
-    std::vector<std::size_t> at;
-    for (std::size_t i = 0; i < name.size();) {
-        at.push_back(i);
-        cps.push_back(unicode::decodeUtf8(name, i));
-    }
-    at.push_back(name.size());
-    static const char32_t kWord[] = U"extern";
-    for (std::size_t i = 0; i + 6 < cps.size(); ++i) {
-        if (!std::equal(kWord, kWord + 6, cps.begin() + long(i))) continue;
-        if (i > 0 && unicode::isWord(cps[i - 1])) continue;
-        std::size_t k = i + 6;
-        while (k < cps.size() && unicode::isWord(cps[k])) ++k;
-        if (k == i + 6) continue;
-        std::size_t m = k;
-        while (m < cps.size() && unicode::isSpace(cps[m])) ++m;
-        if (m < cps.size() && cps[m] == ',') return name.substr(at[i], at[k] - at[i]);
-    }
-    return name;
-}
-
 // Keeps the processing state; one instance per run.
 class Processor {
 public:
@@ -80,7 +57,8 @@ public:
           info_(info),
           out_(out),
           discover_(info.empty()),
-          threads_(threads) {}
+          threads_(threads),
+          lookup_(info) {}
 
     void run() {
         uint32_t n = t_.size();
@@ -544,13 +522,14 @@ private:
         }
         uint32_t slot =
             regionSlots_.try_emplace({name, needBw}, uint32_t(regionSlots_.size())).first->second;
+        const RegionKeys region{slot, fwKey, bwKeys, needBw};
         for (uint32_t op : group.ops) {
             try {
                 forEachKernel(op, [&](uint32_t kernel) {
                     out_.reached[kernel] = 1;
                     if (discover_) return;
                     try {
-                        processKernel(kernel, op, slot, fwKey, bwKeys, needBw);
+                        processKernel(kernel, op, region);
                     } catch (const ProcessError& e) {
                         fail(kernel, e);
                     } catch (const RegistryError& e) {
@@ -575,66 +554,12 @@ private:
         out_.written[row] = 1;
     }
 
-    // The stack _assign_stack would assign (nullptr: none).
-    const OrderedJson* stackFor(const std::string& fw, const std::vector<std::string>& bw,
-                                std::string_view kernel) const {
-        for (const std::string& k : bw)
-            if (const OrderedJson* s = info_.stackForKernel(k, kernel)) return s;
-        return info_.stackForKernel(fw, kernel);
-    }
-    // The stack _assign_single_stack would assign.
-    const OrderedJson* singleStackFor(const std::string& fw,
-                                      const std::vector<std::string>& bw) const {
-        for (const std::string& k : bw)
-            if (const OrderedJson* s = info_.singleStack(k)) return s;
-        return info_.singleStack(fw);
-    }
     bool assign(uint32_t row, const OrderedJson* stack) {
         if (stack) setStack(row, *stack);
         return stack != nullptr;
     }
 
-    // What the kernel information says of a kernel name under a region's graph keys: the same
-    // for every launch, so it is looked up once per (region name, kernel name).
-    struct KernelLookup {
-        bool isExtern = false;
-        bool triton = false;
-        const OrderedJson* stack = nullptr;  // when not extern
-    };
-    const KernelLookup& lookup(uint32_t slot, uint32_t nameId, std::string_view name,
-                               const std::string& fw, const std::vector<std::string>& bw,
-                               bool needBw) {
-        uint64_t memoKey = (uint64_t(slot) << 32) | nameId;
-        auto it = lookups_.find(memoKey);
-        if (it != lookups_.end()) return it->second;
-        KernelLookup l;
-        // _maybe_extern_call
-        l.isExtern = !info_.hasKernelInfo(fw, name) &&
-                     (!needBw || std::none_of(bw.begin(), bw.end(), [&](const std::string& key) {
-                         return info_.hasKernelInfo(key, name);
-                     }));
-        if (!l.isExtern) {
-            l.triton = name.rfind("triton_", 0) == 0;
-            l.stack = l.triton ? stackFor(fw, bw, name) : singleStackFor(fw, bw);
-        }
-        return lookups_.emplace(memoKey, l).first->second;
-    }
-
-    // stackFor(fw, bw, _extern_kernel_name(the extern region's name)), once per (region name,
-    // extern region name): both the name's regular expression and the lookups repeat.
-    const OrderedJson* externStackFor(uint32_t slot, uint32_t externRow, const std::string& fw,
-                                      const std::vector<std::string>& bw) {
-        uint32_t nameId = t_.kinds[externRow].name == ValueKind::String ? t_.name[externRow] : 0;
-        uint64_t memoKey = (uint64_t(slot) << 32) | nameId;
-        auto it = externStacks_.find(memoKey);
-        if (it != externStacks_.end()) return it->second;
-        const OrderedJson* stack =
-            stackFor(fw, bw, externKernelName(std::string(t_.strings.at(nameId))));
-        return externStacks_.emplace(memoKey, stack).first->second;
-    }
-
-    void processKernel(uint32_t row, uint32_t op, uint32_t slot, const std::string& fw,
-                       const std::vector<std::string>& bw, bool needBw) {
+    void processKernel(uint32_t row, uint32_t op, const RegionKeys& region) {
         const EventTable::Kinds& k = t_.kinds[row];
         if (k.event != ValueKind::Object)
             throw ProcessError{"malformed_event", eventLabel(row) + " is not a JSON object"};
@@ -644,7 +569,7 @@ private:
             throw ProcessError{"bad_name",
                                eventLabel(row) + " (a kernel) has a name that is not a string"};
         std::string_view name = t_.nameOf(row);
-        const KernelLookup& l = lookup(slot, t_.name[row], name, fw, bw, needBw);
+        const StackLookup::Kernel& l = lookup_.kernel(region, t_.name[row], name);
         bool assigned = false, warn = false;
         if (l.isExtern) {
             for (uint32_t group : externRegionsOfOp_[op]) {
@@ -653,10 +578,11 @@ private:
                 if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
                     throw ProcessError{"bad_name",
                                        eventLabel(externRow) + " has a name that is not a string"};
-                assigned = assign(row, externStackFor(slot, externRow, fw, bw));
+                uint32_t nameId = ek.name == ValueKind::String ? t_.name[externRow] : 0;
+                assigned = assign(row, lookup_.externStack(region, nameId, t_.strings.at(nameId)));
                 if (assigned) break;
             }
-            if (!assigned) assigned = assign(row, singleStackFor(fw, bw));
+            if (!assigned) assigned = assign(row, lookup_.singleStack(region));
         } else {
             warn = !l.triton;
             assigned = assign(row, l.stack);
@@ -696,8 +622,7 @@ private:
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
     std::map<std::pair<std::string, bool>, uint32_t> regionSlots_;  // (name, needBw) -> slot
-    std::unordered_map<uint64_t, KernelLookup> lookups_;
-    std::unordered_map<uint64_t, const OrderedJson*> externStacks_;
+    StackLookup lookup_;
     std::set<std::pair<uint32_t, std::string>> reported_;  // (row, kind) of the errors so far
     std::vector<uint8_t> stringFlags_;
 };
