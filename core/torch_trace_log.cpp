@@ -1,14 +1,12 @@
 #include "torch_trace_log.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include "file_system.h"
 #include "json_depth.h"
 #include "py_value.h"
 #include "trace_bytes.h"
@@ -303,28 +301,6 @@ struct CompileState {
     OJ pendingMappings;                      // node mappings not yet paired with stack traces
 };
 
-bool isRegularFile(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-bool isDirectory(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::vector<std::string> listDir(const std::string& dir) {
-    std::vector<std::string> names;
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) throw InputError(dir + ": cannot read the folder");
-    while (dirent* e = ::readdir(d)) {
-        std::string name = e->d_name;
-        if (name != "." && name != "..") names.push_back(name);
-    }
-    ::closedir(d);
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
 // tlparse's compile-id folder name "<compiled autograd>_<frame>_<frame compile>_<attempt>" ('-'
 // for none) as PyTorch's compile id string; "unknown_<line>" has none. nullopt: not such a folder.
 std::optional<std::string> compileIdOfFolder(std::string_view name) {
@@ -567,7 +543,7 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
         TraceBytes bytes = TraceBytes::open(rawLog);
         return readTorchTraceLog(bytes.text(), rawLog);
     }
-    std::vector<std::string> names = listDir(dir);
+    std::vector<std::string> names = folderEntries(dir);
     std::vector<std::string> logs;
     for (const std::string& n : names)
         if (startsWith(n, "dedicated_log_torch_trace") &&
@@ -595,7 +571,7 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
     for (const std::string& sub : names) {
         std::optional<std::string> cid = compileIdOfFolder(sub);
         if (!cid || !isDirectory(dir + "/" + sub)) continue;
-        for (const std::string& f : listDir(dir + "/" + sub)) {
+        for (const std::string& f : folderEntries(dir + "/" + sub)) {
             if (auto n = numberedFile(f, kStackTraces, ".json"))
                 stackFiles.push_back({*n, sub, f, *cid});
             else if (auto m = numberedFile(f, kNodeMappings, ".json"))
