@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "file_system.h"
+
 namespace stackline {
 namespace {
 
@@ -20,9 +22,8 @@ std::string reason() {
 
 AtomicFile::AtomicFile(std::string path, std::size_t writeCall)
     : path_(std::move(path)), writeCall_(std::max<std::size_t>(writeCall, 1)) {
-    struct stat st {};
-    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) throw OutputError(path_ + ": is a directory");
+    if (isSpecialFile(path_)) {
+        if (isDirectory(path_)) throw OutputError(path_ + ": is a directory");
         fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
         if (fd_ < 0) throw OutputError(path_ + ": cannot open for writing: " + reason());
         return;
@@ -68,13 +69,6 @@ void AtomicFile::commit() {
     if (!temp_.empty() && ::rename(temp_.c_str(), path_.c_str()) != 0)
         throw OutputError(path_ + ": cannot replace the file: " + reason());
     committed_ = true;
-}
-
-bool sameFile(const std::string& a, const std::string& b) {
-    struct stat sa {
-    }, sb{};
-    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
 }
 
 }  // namespace stackline

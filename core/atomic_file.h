@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "file_system.h"  // sameFile, for callers that must not write over their input
+
 namespace stackline {
 
 // The output could not be written; the message names the file and the reason.
@@ -33,8 +35,5 @@ private:
     int fd_ = -1;
     bool committed_ = false;
 };
-
-// True when both paths name the same existing file.
-bool sameFile(const std::string& a, const std::string& b);
 
 }  // namespace stackline

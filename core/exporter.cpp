@@ -107,10 +107,9 @@ std::optional<Edit> topEdit(const Trace& trace, const Provenance& p) {
 // Writes the output in order, as copied ranges and inserted texts.
 template <typename Sink>
 void splice(const Trace& trace, const Provenance& p, Sink&& sink) {
-    std::string_view text = trace.text();
     uint64_t pos = 0;
     auto emit = [&](const Edit& e) {
-        sink.copy(text.substr(pos, e.offset - pos));
+        sink.copy(trace.slice({pos, e.offset}));
         sink.insert(e.pre);
         sink.insert(e.number());
         sink.insert(e.body);
@@ -131,19 +130,19 @@ void splice(const Trace& trace, const Provenance& p, Sink&& sink) {
         if (!edits.empty()) sink.progress(pos);
     }
     if (top) emit(*top);
-    sink.copy(text.substr(pos));
+    sink.copy(trace.slice({pos, trace.whole().end}));
 }
 
 // Collects output into fixed-size buffers and hands each full one to a consumer.
 class BufferedSink {
 public:
     BufferedSink(std::size_t capacity, std::function<void(std::string&&)> flush,
-                 const ExportOptions& options, const TraceBytes& input)
+                 const ExportOptions& options, const Trace& input)
         : capacity_(capacity),
           flush_(std::move(flush)),
           options_(options),
           input_(input),
-          total_(input.text().size()) {
+          total_(input.whole().size()) {
         buf_.reserve(capacity_);
     }
     void copy(std::string_view s) {
@@ -160,7 +159,7 @@ public:
     void progress(uint64_t pos) {
         if (pos - reported_ < (16u << 20)) return;
         // Input pages copied out (the buffer holds less than 16 MB) are no longer needed.
-        input_.release(reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_);
+        input_.release({reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_});
         reported_ = pos;
         if (options_.cancel && options_.cancel->load()) throw Cancelled{};
         if (options_.progress) options_.progress(pos, total_);
@@ -181,7 +180,7 @@ private:
     std::function<void(std::string&&)> flush_;  // takes the buffer's bytes (may move them)
     std::string buf_;
     const ExportOptions& options_;
-    const TraceBytes& input_;
+    const Trace& input_;
     uint64_t total_;
     uint64_t reported_ = 0;
 };
@@ -206,7 +205,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                  const ExportOptions& options) {
     if (!options.allowOverwriteInput && sameFile(outPath, trace.path))
         throw OutputError(outPath + ": refusing to overwrite the input trace (use --in-place)");
-    uint64_t total = trace.text().size();
+    uint64_t total = trace.whole().size();
     // The size of each write(2). On this VM, memory freed more than about a second ago has been
     // handed back to the host, and large page-cache folios taken from it are slow to fault in
     // again. 1 GB written 1.4 s after memory was freed took 0.44-1.2 s (median 0.54, six runs) in
@@ -221,7 +220,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         std::size_t buffer = std::clamp<uint64_t>(total / 16, 1u << 20, 8u << 20);
         BackgroundWriter writer(file, 2);
         BufferedSink sink(
-            buffer, [&](std::string&& b) { b = writer.push(std::move(b)); }, options, trace.bytes);
+            buffer, [&](std::string&& b) { b = writer.push(std::move(b)); }, options, trace);
         splice(trace, provenance, sink);
         sink.finish();
         writer.finish();
@@ -245,7 +244,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                         return gzipMember(b, level);
                     }));
             },
-            options, trace.bytes);
+            options, trace);
         splice(trace, provenance, sink);
         sink.finish();
         if (pending.empty()) file.write(gzipMember({}, options.gzipLevel));

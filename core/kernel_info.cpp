@@ -1,11 +1,10 @@
 #include "kernel_info.h"
 
-#include <sys/stat.h>
-
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "file_system.h"
 #include "json_depth.h"
 #include "py_value.h"
 #include "torch_trace_log.h"
@@ -72,9 +71,7 @@ KernelInfo fromRebuilt(RebuiltKernelInfo r, const std::string& name) {
 }  // namespace
 
 KernelInfo KernelInfo::load(const std::string& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return fromRebuilt(readTorchTraceFolder(path), path);
+    if (isDirectory(path)) return fromRebuilt(readTorchTraceFolder(path), path);
     TraceBytes bytes = TraceBytes::open(path);  // also inflates .gz
     if (isStackTraceArtifactFile(path) && !looksLikeStructuredLog(bytes.text()))
         return fromRebuilt(readStackTraceArtifactFile(bytes.text(), path), path);
@@ -243,10 +240,6 @@ const std::vector<std::string>& KernelInfo::backwardKeys(const std::string& comp
 namespace stackline {
 
 std::string findKernelInfoFor(const std::string& tracePath) {
-    auto exists = [](const std::string& p) {
-        struct stat st {};
-        return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-    };
     std::string base = tracePath;
     for (const char* suffix : {".gz", ".json"})
         if (base.size() > std::strlen(suffix) &&
@@ -254,10 +247,10 @@ std::string findKernelInfoFor(const std::string& tracePath) {
             base.resize(base.size() - std::strlen(suffix));
     for (const std::string& candidate :
          {base + ".kernel_info.json", tracePath + ".kernel_info.json"})
-        if (exists(candidate)) return candidate;
+        if (isRegularFile(candidate)) return candidate;
     std::size_t slash = tracePath.rfind('/');
     std::string folder = slash == std::string::npos ? "" : tracePath.substr(0, slash + 1);
-    if (exists(folder + "kernel_info.json")) return folder + "kernel_info.json";
+    if (isRegularFile(folder + "kernel_info.json")) return folder + "kernel_info.json";
     return {};
 }
 

@@ -1,13 +1,11 @@
 // The tlparse output folder reader (and TORCH_TRACE folders, and single tlparse artifact files):
 // the compile-id folders' numbered artifact files and chromium_events.json.
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "file_system.h"
 #include "torch_trace_artifacts.h"
 #include "torch_trace_log.h"
 #include "trace_bytes.h"
@@ -28,28 +26,6 @@ std::string parentName(const std::string& path) {
     std::size_t before = slash == 0 ? std::string::npos : path.find_last_of('/', slash - 1);
     return path.substr(before == std::string::npos ? 0 : before + 1,
                        slash - (before == std::string::npos ? 0 : before + 1));
-}
-
-bool isRegularFile(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-bool isDirectory(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::vector<std::string> listDir(const std::string& dir) {
-    std::vector<std::string> names;
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) throw InputError(dir + ": cannot read the folder");
-    while (dirent* e = ::readdir(d)) {
-        std::string name = e->d_name;
-        if (name != "." && name != "..") names.push_back(name);
-    }
-    ::closedir(d);
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 // tlparse's compile-id folder name "<compiled autograd>_<frame>_<frame compile>_<attempt>" ('-'
@@ -106,7 +82,7 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
         TraceBytes bytes = TraceBytes::open(rawLog);
         return readTorchTraceLog(bytes.text(), rawLog);
     }
-    std::vector<std::string> names = listDir(dir);
+    std::vector<std::string> names = folderEntries(dir);
     std::vector<std::string> logs;
     for (const std::string& n : names)
         if (n.starts_with("dedicated_log_torch_trace") &&
@@ -134,7 +110,7 @@ RebuiltKernelInfo readTorchTraceFolder(const std::string& dirIn) {
     for (const std::string& sub : names) {
         std::optional<std::string> cid = compileIdOfFolder(sub);
         if (!cid || !isDirectory(dir + "/" + sub)) continue;
-        for (const std::string& f : listDir(dir + "/" + sub)) {
+        for (const std::string& f : folderEntries(dir + "/" + sub)) {
             if (auto n = numberedFile(f, kStackTraces, ".json"))
                 stackFiles.push_back({*n, sub, f, *cid});
             else if (auto m = numberedFile(f, kNodeMappings, ".json"))

@@ -2,12 +2,11 @@
 // the exporter edits sit.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "event_table.h"
+#include "progress.h"
 #include "trace_bytes.h"
 
 namespace stackline {
@@ -26,12 +25,15 @@ struct Trace {
     EventTable events;
     TraceInfo info;
 
-    std::string_view text() const { return bytes.text(); }
-    std::string_view slice(Span s) const { return text().substr(s.begin, s.size()); }
+    // Every read of the trace's bytes after loading goes through slice: an event, its args, the
+    // runs the exporter copies. How the bytes are held (mapped, inflated; later re-inflated on
+    // demand or checked for changes on disk) then changes in one place, TraceBytes.
+    std::string_view slice(Span s) const { return bytes.slice(s.begin, s.end); }
+    Span whole() const { return {0, bytes.size()}; }
+    std::string_view text() const { return slice(whole()); }  // the whole trace (the indexes)
+    // Pages of [begin, end) already read may be dropped (see TraceBytes::release).
+    void release(Span s) const { bytes.release(s.begin, s.end); }
 };
-
-// Thrown when a load is cancelled through LoadOptions::cancel.
-struct Cancelled {};
 
 struct LoadOptions {
     unsigned threads = 0;  // 0: one per core
@@ -41,9 +43,9 @@ struct LoadOptions {
     // Fill EventTable::tsNs and durNs (exact nanoseconds, for display). Annotating does without
     // them: 16 bytes less per event to write and keep.
     bool nanoseconds = true;
-    // Called on the loading thread with bytes scanned so far and the total.
-    std::function<void(uint64_t done, uint64_t total)> progress;
-    const std::atomic<bool>* cancel = nullptr;
+    // Told the bytes scanned so far and the total, on the loading thread; its cancel stops the
+    // load.
+    Progress* progress = nullptr;
 };
 
 // Opens and indexes a .json or .json.gz trace. Throws InputError naming the file and position.

@@ -28,6 +28,11 @@ public:
     ~TraceBytes();
 
     std::string_view text() const { return {data_, size_}; }
+    uint64_t size() const { return size_; }
+    // The bytes in [begin, end); end is clamped to the text's end.
+    std::string_view slice(uint64_t begin, uint64_t end) const {
+        return text().substr(begin, end - begin);
+    }
     bool wasCompressed() const { return compressed_; }
     uint64_t fileSize() const { return fileSize_; }
     // Lets the kernel drop mapped pages of a plain file that were read (they stay in the page

@@ -173,7 +173,7 @@ private:
 
     bool cancelled() const {
         return cancelWorkers_.load(std::memory_order_relaxed) ||
-               (options_.cancel && options_.cancel->load(std::memory_order_relaxed));
+               (options_.progress && options_.progress->cancelled());
     }
 
     void scanEvents(Cursor& c, EventTable& events) {
@@ -231,17 +231,17 @@ private:
         reserveFor(events, uint64_t(end - c.p));
         EventScanner s(base, c.p, end, events, options_.nanoseconds);
         uint64_t released = uint64_t(c.p - base);
+        uint64_t shown = 0;  // a chunk scanned again must not move the progress back
         auto tick = [&](uint64_t offset) {
-            if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
-                throw Cancelled{};
             releaseBehind(released, offset);
-            if (options_.progress) {
+            if (Progress* p = options_.progress) {
+                p->throwIfCancelled();
                 uint64_t done = offset;
                 for (auto& ch : chunks)
                     if (ch->owner.load(std::memory_order_relaxed) == Chunk::Worker)
                         done += ch->progress.load(std::memory_order_relaxed);
-                options_.progress(std::min<uint64_t>(done, uint64_t(end - base)),
-                                  uint64_t(end - base));
+                shown = std::max(shown, std::min<uint64_t>(done, uint64_t(end - base)));
+                p->progress(shown, uint64_t(end - base));
             }
         };
         // In order: chunks this thread claims are scanned on; a worker's is kept only if it

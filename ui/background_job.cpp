@@ -3,8 +3,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <new>
 
-#include "trace.h"
-
 BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {
     poll_.setInterval(50);
     connect(&poll_, &QTimer::timeout, this, [this] {
@@ -53,4 +51,21 @@ void BackgroundJob::cancel() {
 
 void BackgroundJob::wait() {
     watcher_.waitForFinished();
+}
+
+void BackgroundJob::Context::stageStarted(stackline::LoadStage s) {
+    switch (s) {
+        case stackline::LoadStage::Trace:
+            setStage(QObject::tr("Reading trace"));
+            break;
+        case stackline::LoadStage::KernelInfo:
+            setStage(QObject::tr("Reading kernel information"));
+            break;
+        case stackline::LoadStage::Provenance:
+            setStage(QObject::tr("Attaching Python stacks"));
+            break;
+        case stackline::LoadStage::Summary:
+            setStage(QObject::tr("Counting kernels"));
+            break;
+    }
 }

@@ -12,11 +12,14 @@
 #include <memory>
 #include <mutex>
 
+#include "load_pipeline.h"
+
 class BackgroundJob : public QObject {
     Q_OBJECT
 public:
-    struct Context {
-        std::atomic<bool> cancel{false};
+    // The core's progress and cancel interface, published for the poll: the load pipeline's
+    // stages show as the stage text, bytes as the bar.
+    struct Context : stackline::LoadObserver {
         std::atomic<uint64_t> done{0}, total{0};
         void setStage(const QString& s) {
             std::lock_guard lock(mutex);
@@ -24,10 +27,11 @@ public:
             done = 0;
             total = 0;
         }
-        void progress(uint64_t d, uint64_t t) {
+        void progress(uint64_t d, uint64_t t) override {
             done = d;
             total = t;
         }
+        void stageStarted(stackline::LoadStage s) override;
         std::mutex mutex;
         QString stage;
     };

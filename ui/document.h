@@ -10,6 +10,7 @@
 #include "hotspots.h"
 #include "kernel_info.h"
 #include "provenance.h"
+#include "report.h"
 #include "trace.h"
 #include "track_index.h"
 
@@ -20,6 +21,7 @@ struct Document {
     QString kernelInfoPath;        // empty when there is none
     bool kernelInfoFound = false;  // discovered beside the trace rather than given
     stackline::Provenance provenance;
+    stackline::Summary summary;  // the figures of stackline-cli summary
     stackline::TrackIndex tracks;
     stackline::FlowIndex flows;
     stackline::Hotspots hotspots;  // GPU time by source line

@@ -2,48 +2,34 @@
 
 #include <QObject>
 
+#include "load_pipeline.h"
+
 using namespace stackline;
 
 std::shared_ptr<Document> loadDocument(const LoadRequest& request,
                                        BackgroundJob::Context& context) {
+    PipelineInput input;
+    input.tracePath = request.tracePath.toStdString();
+    input.kernelInfoPath = request.kernelInfoPath.toStdString();
+    input.trace = request.trace;
+    LoadedTrace loaded = runLoadPipeline(input, context);
+
     auto doc = std::make_shared<Document>();
-    auto checkCancel = [&] {
-        if (context.cancel) throw Cancelled{};
-    };
-    if (request.trace) {
-        doc->trace = request.trace;
-    } else {
-        context.setStage(QObject::tr("Reading trace"));
-        LoadOptions options;
-        options.cancel = &context.cancel;
-        options.progress = [&](uint64_t done, uint64_t total) { context.progress(done, total); };
-        doc->trace = std::make_shared<Trace>(loadTrace(request.tracePath.toStdString(), options));
-    }
-    checkCancel();
-
-    std::string kinfo = request.kernelInfoPath.toStdString();
-    if (kinfo.empty()) {
-        kinfo = findKernelInfoFor(doc->trace->path);
-        doc->kernelInfoFound = !kinfo.empty();
-    }
-    if (!kinfo.empty()) {
-        context.setStage(QObject::tr("Reading kernel information"));
-        doc->kernelInfo = KernelInfo::load(kinfo);
-        doc->kernelInfoPath = QString::fromStdString(kinfo);
-    }
-    checkCancel();
-
-    context.setStage(QObject::tr("Attaching Python stacks"));
-    doc->provenance = runProvenance(*doc->trace, doc->kernelInfo);
-    checkCancel();
+    doc->trace = std::move(loaded.trace);
+    doc->kernelInfo = std::move(loaded.kernelInfo.info);
+    doc->kernelInfoPath = QString::fromStdString(loaded.kernelInfo.path);
+    doc->kernelInfoFound = loaded.kernelInfo.found;
+    doc->provenance = std::move(loaded.provenance);
+    doc->summary = std::move(loaded.summary);
+    context.throwIfCancelled();
 
     context.setStage(QObject::tr("Building tracks"));
     doc->tracks = TrackIndex::build(doc->trace->events, doc->trace->text());
-    checkCancel();
+    context.throwIfCancelled();
 
     context.setStage(QObject::tr("Linking flows"));
     doc->flows = FlowIndex::build(doc->trace->events, doc->tracks);
-    checkCancel();
+    context.throwIfCancelled();
 
     context.setStage(QObject::tr("Summing GPU time by source line"));
     doc->hotspots = computeHotspots(*doc->trace, doc->provenance);

@@ -1,5 +1,6 @@
-// Builds a Document off the GUI thread: reads the trace (or reuses one already loaded), finds or
-// reads the kernel information, runs provenance and builds the track and flow indexes.
+// Builds a Document off the GUI thread: the core's load pipeline (the trace, or one already
+// loaded; the kernel information given or found beside it; provenance; the summary), then the
+// track and flow indexes and the hotspots.
 #pragma once
 
 #include <QString>

@@ -26,6 +26,7 @@
 #include "diagnostic.h"
 #include "diagnostics_panel.h"
 #include "exporter.h"
+#include "file_system.h"
 #include "hotspots_panel.h"
 #include "kernels_panel.h"
 #include "shortcuts_dialog.h"
@@ -44,19 +45,6 @@ constexpr int kMaxRecent = 10;
 QString placeholderText() {
     return QObject::tr(
         "Open a trace: File → Open, drop a file here, or pass it on the command line");
-}
-
-// Dropped files: kernel information rather than a trace. Besides registry files, the forms
-// KernelInfo::load reads from a PyTorch run: TORCH_TRACE logs, tlparse output or TORCH_TRACE
-// folders, tlparse artifact files, AOTInductor's kernel_information.json.
-bool looksLikeKernelInfo(const QString& path) {
-    const QFileInfo info(path);
-    const QString name = info.fileName();
-    return info.isDir() || name.contains(QStringLiteral("kernel_info")) ||
-           name.contains(QStringLiteral("kernel_information")) ||
-           name.startsWith(QStringLiteral("dedicated_log_torch_trace")) ||
-           name.startsWith(QStringLiteral("inductor_provenance_tracking_kernel_stack_traces")) ||
-           name.endsWith(QStringLiteral(".log"));
 }
 
 }  // namespace
@@ -591,7 +579,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
     for (const QUrl& url : e->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
-        (looksLikeKernelInfo(path) ? kinfo : trace) = path;
+        (looksLikeKernelInfo(path.toStdString()) ? kinfo : trace) = path;
     }
     if (!trace.isEmpty())
         openTrace(trace, kinfo);

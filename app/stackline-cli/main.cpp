@@ -14,9 +14,8 @@
 #include "exporter.h"
 #include "hotspots.h"
 #include "kernel_info.h"
-#include "provenance.h"
+#include "load_pipeline.h"
 #include "report.h"
-#include "trace.h"
 
 using namespace stackline;
 
@@ -136,34 +135,43 @@ std::string dumpJson(const OrderedJson& j, int indent) {
     return j.dump(indent, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
-KernelInfo loadKernelInfo(const Args& a, bool required) {
-    std::string path = a.kernelInfo.empty() ? findKernelInfoFor(a.trace) : a.kernelInfo;
-    if (path.empty()) {
-        if (required)
-            throw InputError(a.trace +
-                             ": no kernel information given (--kernel-info) or found "
-                             "beside the trace");
-        return {};
-    }
-    if (a.kernelInfo.empty()) std::cerr << "kernel information: " << path << "\n";
-    KernelInfo info = KernelInfo::load(path);
+void printNotes(const KernelInfo& info) {
     for (const std::string& note : info.notes())
         std::cerr << "kernel information: note: " << note << "\n";
-    return info;
+}
+
+// What the commands tell while loading: the kernel information found beside the trace, and the
+// notes of the one read.
+struct CliObserver : LoadObserver {
+    void kernelInfoFound(const std::string& path) override {
+        std::cerr << "kernel information: " << path << "\n";
+    }
+    void kernelInfoRead(const LoadedKernelInfo& k) override { printNotes(k.info); }
+};
+
+PipelineInput pipelineInput(const Args& a) {
+    PipelineInput in;
+    in.tracePath = a.trace;
+    in.kernelInfoPath = a.kernelInfo;
+    return in;
 }
 
 int annotate(const Args& a) {
     if (a.out.empty()) usageError("annotate needs -o OUT");
+    // The pipeline's stages one by one, so that the export overlaps the summary.
+    PipelineInput in = pipelineInput(a);
+    in.requireKernelInfo = true;
+    in.load.threads = a.threads;
+    in.load.nanoseconds = false;  // nothing here displays times
+    CliObserver observer;
     PhaseTimer t0;
-    LoadOptions lo;
-    lo.threads = a.threads;
-    lo.nanoseconds = false;  // nothing here displays times
-    Trace trace = loadTrace(a.trace, lo);
-    KernelInfo info = loadKernelInfo(a, true);
+    std::shared_ptr<Trace> loaded = readTraceStage(in, observer);
+    Trace& trace = *loaded;
+    LoadedKernelInfo info = readKernelInfoStage(in, trace, observer);
     PhaseTimer::Times load = t0.elapsed();
 
     PhaseTimer t1;
-    Provenance p = runProvenance(trace, info, a.threads);
+    Provenance p = provenanceStage(in, trace, info.info, observer);
     PhaseTimer::Times process = t1.elapsed();
 
     // Meanwhile, on another core: the summary and report are made, then the columns the export
@@ -171,7 +179,7 @@ int annotate(const Args& a) {
     Summary s;
     std::string report;
     std::jthread aside([&] {  // joined on every way out
-        s = summarize(trace, p);
+        s = summaryStage(trace, p, observer);
         if (!a.report.empty()) report = dumpJson(reportJson(trace, p), 1) + "\n";
         EventTable::ProcessingColumns freed = trace.events.takeProcessingColumns();
     });
@@ -216,10 +224,8 @@ int annotate(const Args& a) {
 }
 
 int summary(const Args& a) {
-    Trace trace = loadTrace(a.trace);
-    KernelInfo info = loadKernelInfo(a, false);
-    Provenance p = runProvenance(trace, info);
-    Summary s = summarize(trace, p);
+    CliObserver observer;
+    const Summary s = runLoadPipeline(pipelineInput(a), observer).summary;
     if (a.json) {
         std::cout << dumpJson(summaryJson(s), 1) << "\n";
         return 0;
@@ -244,8 +250,7 @@ int summary(const Args& a) {
 // it is, since no graph key can express "every compiled region".
 int kernelInfo(const Args& a) {
     KernelInfo info = KernelInfo::load(a.trace);
-    for (const std::string& note : info.notes())
-        std::cerr << "kernel information: note: " << note << "\n";
+    printNotes(info);
     const OrderedJson* kernelOnly = info.kernelOnlyJson();
     const OrderedJson& out =
         kernelOnly && info.graphCount() == 0 ? *kernelOnly : info.registryJson();
@@ -269,9 +274,9 @@ int kernelInfo(const Args& a) {
 }
 
 int hotspots(const Args& a) {
-    Trace trace = loadTrace(a.trace);
-    KernelInfo info = loadKernelInfo(a, false);
-    Hotspots h = computeHotspots(trace, runProvenance(trace, info));
+    CliObserver observer;
+    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    Hotspots h = computeHotspots(*loaded.trace, loaded.provenance);
     if (a.json) {
         std::cout << dumpJson(hotspotsJson(h, a.top), 1) << "\n";
         return 0;

@@ -1,0 +1,26 @@
+// The questions the core asks the file system, in one place: what a path names, what a folder
+// holds, whether two paths are one file, and which dropped or given paths are kernel information.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace stackline {
+
+// False when the path does not exist or cannot be examined; symbolic links are followed.
+bool isRegularFile(const std::string& path);
+bool isDirectory(const std::string& path);
+// The path exists and is something other than a regular file (a folder, a device, a pipe).
+bool isSpecialFile(const std::string& path);
+// True when both paths name the same existing file.
+bool sameFile(const std::string& a, const std::string& b);
+// The names in a folder (hidden ones included), sorted. Throws InputError when it cannot be read.
+std::vector<std::string> folderEntries(const std::string& folder);
+
+// A path the viewer should take as kernel information rather than a trace (a dropped file):
+// a folder (tlparse output, TORCH_TRACE folder) or a file named as PyTorch names the forms
+// KernelInfo::load reads (registry, TORCH_TRACE log, tlparse artifact, AOTInductor's
+// kernel_information.json).
+bool looksLikeKernelInfo(const std::string& path);
+
+}  // namespace stackline

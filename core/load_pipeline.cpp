@@ -1,0 +1,67 @@
+#include "load_pipeline.h"
+
+namespace stackline {
+
+std::shared_ptr<Trace> readTraceStage(const PipelineInput& input, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::Trace);
+    LoadOptions options = input.load;
+    options.progress = &observer;
+    auto trace = std::make_shared<Trace>(loadTrace(input.tracePath, options));
+    // The loader's last tick comes before the end; the stage ends complete.
+    observer.progress(trace->whole().size(), trace->whole().size());
+    observer.traceLoaded(*trace);
+    return trace;
+}
+
+LoadedKernelInfo readKernelInfoStage(const PipelineInput& input, const Trace& trace,
+                                     LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::KernelInfo);
+    LoadedKernelInfo k;
+    k.path = input.kernelInfoPath;
+    if (k.path.empty()) {
+        k.path = findKernelInfoFor(trace.path);
+        k.found = !k.path.empty();
+        if (k.found) observer.kernelInfoFound(k.path);
+    }
+    if (k.path.empty() && input.requireKernelInfo)
+        throw InputError(trace.path +
+                         ": no kernel information given (--kernel-info) or found beside the trace");
+    if (!k.path.empty()) k.info = KernelInfo::load(k.path);
+    observer.kernelInfoRead(k);
+    return k;
+}
+
+Provenance provenanceStage(const PipelineInput& input, const Trace& trace,
+                           const KernelInfo& kernelInfo, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::Provenance);
+    Provenance p = runProvenance(trace, kernelInfo, input.load.threads);
+    observer.provenanceDone(p);
+    return p;
+}
+
+Summary summaryStage(const Trace& trace, const Provenance& provenance, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::Summary);
+    Summary s = summarize(trace, provenance);
+    observer.summaryDone(s);
+    return s;
+}
+
+LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer) {
+    LoadedTrace out;
+    if (input.trace) {
+        out.trace = input.trace;
+        observer.traceLoaded(*out.trace);
+    } else {
+        out.trace = readTraceStage(input, observer);
+    }
+    out.kernelInfo = readKernelInfoStage(input, *out.trace, observer);
+    out.provenance = provenanceStage(input, *out.trace, out.kernelInfo.info, observer);
+    out.summary = summaryStage(*out.trace, out.provenance, observer);
+    return out;
+}
+
+}  // namespace stackline
