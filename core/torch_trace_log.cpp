@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "json_depth.h"
+#include "kineto.h"
 #include "py_value.h"
 #include "trace_bytes.h"
 
@@ -188,7 +189,7 @@ OJ kernelInformation(const OJ& stacks, const OJ& mappings) {
 }
 
 std::string regionKey(const std::string& compileId, bool backward) {
-    return pyGraphKey("Torch-Compiled Region: " + compileId, backward);
+    return pyGraphKey(std::string(kineto::kCompiledRegion) + ": " + compileId, backward);
 }
 
 // Rules 2-4 for the artifacts rule 1 left open; each such decision becomes a note.
