@@ -3,6 +3,7 @@
 // narrower rule stays what the port follows.
 #include <QTest>
 #include <set>
+#include <vector>
 
 #include "diagnostic.h"
 #include "flow_index.h"
@@ -64,6 +65,18 @@ const char* kFlowOfCategory = R"J({"traceEvents": [
 const char* kDeviceAndHost = R"J({"traceEvents": [
     {"ph": "X", "cat": "@CAT@", "name": "a", "pid": 0, "tid": 7, "ts": 20, "dur": 3},
     {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 100, "tid": 100, "ts": 10, "dur": 5}]})J";
+
+// Data rows: each of yes (column "cat") with the column named by flag true, each of no with it
+// false.
+void spellingRows(const char* flag, const std::vector<std::string_view>& yes,
+                  const std::vector<std::string_view>& no) {
+    QTest::addColumn<QString>("cat");
+    QTest::addColumn<bool>(flag);
+    for (bool expected : {true, false})
+        for (std::string_view cat : expected ? yes : no)
+            QTest::newRow(std::string(cat).c_str())
+                << QString::fromUtf8(cat.data(), qsizetype(cat.size())) << expected;
+}
 
 }  // namespace
 
@@ -157,12 +170,9 @@ private slots:
     }
 
     void launchFlowsOfEverySpelling_data() {
-        QTest::addColumn<QString>("cat");
-        QTest::addColumn<bool>("launch");
-        for (std::string_view cat : kineto::kLaunchFlowCategories)
-            QTest::newRow(std::string(cat).c_str())
-                << QString::fromUtf8(cat.data(), cat.size()) << true;
-        QTest::newRow("fwdbwd") << QString("fwdbwd") << false;
+        spellingRows("launch",
+                     {kineto::kLaunchFlowCategories.begin(), kineto::kLaunchFlowCategories.end()},
+                     {"fwdbwd"});
     }
     void launchFlowsOfEverySpelling() {
         QFETCH(QString, cat);
@@ -177,12 +187,11 @@ private slots:
     }
 
     void gpuProcessesOfEverySpelling_data() {
-        QTest::addColumn<QString>("cat");
-        QTest::addColumn<bool>("gpu");
-        for (const char* c : {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset",
-                              "gpu_user_annotation"})
-            QTest::newRow(c) << QString(c) << true;
-        QTest::newRow("cpu_op") << QString("cpu_op") << false;
+        std::vector<std::string_view> gpu;
+        for (std::string_view c : kineto::kKernelCategories) gpu.push_back(c);
+        for (std::string_view c : kineto::kMemoryCategories) gpu.push_back(c);
+        for (std::string_view c : kineto::kGpuAnnotationCategories) gpu.push_back(c);
+        spellingRows("gpu", gpu, {"cpu_op", "Runtime"});
     }
     void gpuProcessesOfEverySpelling() {
         QFETCH(QString, cat);
