@@ -13,6 +13,9 @@
 
 namespace stackline {
 
+// A row index that stands for no event (nothing selected, no launch, no enclosing region, ...).
+inline constexpr uint32_t kNoRow = UINT32_MAX;
+
 // The JSON type of a field, as much as Python's truthiness and membership tests need.
 enum class ValueKind : uint8_t {
     Absent,

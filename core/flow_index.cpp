@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "kineto.h"
+
 namespace stackline {
 
 namespace {
 
 uint32_t bindFlow(const EventTable& ev, const TrackIndex& tracks, uint32_t row, bool finish) {
     const uint32_t track = tracks.findTrack(ev.pid[row], ev.tid[row]);
-    if (track == kNoTrack) return UINT32_MAX;
+    if (track == kNoTrack) return kNoRow;
     const int64_t ts = ev.tsNs[row];
     // Kineto writes the flow right after its slice; the slice before is the usual case, the one
     // after covers writers that put the flow first.
@@ -18,7 +20,7 @@ uint32_t bindFlow(const EventTable& ev, const TrackIndex& tracks, uint32_t row, 
             return n;
     }
     uint32_t slice = tracks.sliceAt(track, ts);
-    if (slice == UINT32_MAX && finish) slice = tracks.nextSliceFrom(track, ts);
+    if (slice == kNoRow && finish) slice = tracks.nextSliceFrom(track, ts);
     return slice;
 }
 
@@ -44,7 +46,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
         }
         const bool finish = ph != 's';
         const uint32_t slice = bindFlow(ev, tracks, row, finish);
-        if (slice == UINT32_MAX) {
+        if (slice == kNoRow) {
             ++ix.unbound_;
             continue;
         }
@@ -52,6 +54,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
         (finish ? g.finishes : g.starts).push_back({ev.tsNs[row], slice});
     }
     for (auto& [cat, byId] : groups) {
+        const kineto::Category category = kineto::categoryOf(ev.strings.at(uint32_t(cat)));
         for (auto& [id, g] : byId) {
             if (g.starts.empty() || g.finishes.empty()) {
                 ix.unbound_ += uint32_t(g.starts.size() + g.finishes.size());
@@ -66,7 +69,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
                                            [](int64_t t, const End& s) { return t < s.ts; });
                 const End& s = it == g.starts.begin() ? g.starts.front() : *(it - 1);
                 if (s.slice == f.slice) continue;
-                ix.links_.push_back({s.slice, f.slice, uint32_t(cat)});
+                ix.links_.push_back({s.slice, f.slice, category});
             }
         }
     }
@@ -92,21 +95,19 @@ std::vector<uint32_t> FlowIndex::linksOf(uint32_t row) const {
 uint32_t FlowIndex::sourceOf(uint32_t row) const {
     for (uint32_t l : linksOf(row))
         if (links_[l].to == row) return links_[l].from;
-    return UINT32_MAX;
+    return kNoRow;
 }
 
 bool isCompiledRegion(const EventTable& ev, uint32_t row) {
-    if (ev.catOf(row) != "cpu_op") return false;
-    const std::string_view name = ev.nameOf(row);
-    return name == "CompiledFunctionBackward" ||
-           name.find("Torch-Compiled Region") != std::string_view::npos;
+    return ev.catOf(row) == reference::kRegionCategory &&
+           reference::isCompiledRegionName(ev.nameOf(row));
 }
 
 uint32_t compiledRegionOf(const EventTable& ev, const TrackIndex& tracks, uint32_t row) {
     if (isCompiledRegion(ev, row)) return row;
     for (uint32_t r : tracks.enclosing(row))
         if (isCompiledRegion(ev, r)) return r;
-    return UINT32_MAX;
+    return kNoRow;
 }
 
 }  // namespace stackline

@@ -13,13 +13,15 @@
 #include <vector>
 
 #include "event_table.h"
+#include "kineto.h"
 #include "track_index.h"
 
 namespace stackline {
 
 struct FlowLink {
     uint32_t from = 0, to = 0;  // slice rows: the flow's start (launch) and finish (kernel)
-    uint32_t cat = 0;           // StringPool id of the flow category ("ac2g", "fwdbwd")
+    kineto::Category category = kineto::Category::Other;  // LaunchFlow, ForwardBackwardFlow, ...
+    bool isLaunch() const { return category == kineto::Category::LaunchFlow; }
 };
 
 class FlowIndex {
@@ -29,7 +31,7 @@ public:
     const std::vector<FlowLink>& links() const { return links_; }
     // Links with row at either end (indexes into links()).
     std::vector<uint32_t> linksOf(uint32_t row) const;
-    // The slice whose flow finishes at row (a kernel's launching runtime call); UINT32_MAX if none.
+    // The slice whose flow finishes at row (a kernel's launching runtime call); kNoRow if none.
     uint32_t sourceOf(uint32_t row) const;
     // Flow events that could not be bound to a slice or have no partner.
     uint32_t unboundCount() const { return unbound_; }
@@ -41,11 +43,11 @@ private:
 };
 
 // Whether a slice is a compiled region: a cpu_op "Torch-Compiled Region…" or
-// "CompiledFunctionBackward", as the provenance processor defines them.
+// "CompiledFunctionBackward", as the provenance processor defines them (the reference's rule).
 bool isCompiledRegion(const EventTable& events, uint32_t row);
 
 // The innermost compiled region enclosing row on its track (for a kernel, pass its launch);
-// UINT32_MAX when there is none.
+// kNoRow when there is none.
 uint32_t compiledRegionOf(const EventTable& events, const TrackIndex& tracks, uint32_t row);
 
 }  // namespace stackline

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "event_categories.h"
 #include "source_frames.h"
 
 namespace stackline {
@@ -24,8 +25,9 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p) {
     Hotspots h;
     std::map<LineKey, SourceLine> lines;
     std::unordered_map<uint32_t, StackLines> byStack;  // parsed once per distinct stack
+    const EventCategories categories(t);
     for (uint32_t row = 0, n = t.size(); row < n; ++row) {
-        if (t.catOf(row) != "kernel") continue;
+        if (!categories.isGpuKernel(row)) continue;  // of every spelling, as summary counts them
         double us = double(t.durNs[row]) / 1000.0;
         KernelStatus status = p.status(t, row);
         if (status == KernelStatus::Unresolved) h.unresolvedGpuUs += us;

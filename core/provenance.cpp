@@ -12,16 +12,13 @@
 
 #include "covered_search.h"
 #include "grouped_index.h"
+#include "kineto.h"
 #include "stack_lookup.h"
 
 namespace stackline {
 
-bool Provenance::isGpuKernelCategory(std::string_view cat) {
-    return cat == "kernel" || cat == "Kernel";
-}
-
 bool Provenance::isGpuKernel(const EventTable& events, uint32_t row) const {
-    return isGpuKernelCategory(events.catOf(row));
+    return kineto::isGpuKernel(events.catOf(row));
 }
 
 KernelStatus Provenance::status(const EventTable& events, uint32_t row) const {
@@ -35,18 +32,9 @@ namespace {
 constexpr uint32_t kNone = UINT32_MAX;
 
 struct ProcessError {
-    std::string kind;
+    DiagnosticKind kind;
     std::string message;
 };
-
-bool isFlowName(std::string_view s) {
-    return s == "fwdbwd" || s == "ac2g";
-}
-
-bool coveredCategory(std::string_view cat) {
-    return cat == "cuda_runtime" || cat == "cuLaunchKernel" || cat == "cpu_op" ||
-           cat == "cuda_driver" || cat == "gpu_memset" || cat == "python_function";
-}
 
 // Keeps the processing state; one instance per run.
 class Processor {
@@ -88,25 +76,24 @@ private:
     uint32_t rowOf(uint32_t key) const { return uidMode_ ? rowOfKey_[key] : key; }
     uint32_t keyCount() const { return uidMode_ ? uint32_t(rowOfKey_.size()) : t_.size(); }
 
-    void error(uint32_t row, std::string kind, std::string message) {
+    void error(uint32_t row, DiagnosticKind kind, std::string message) {
         if (discover_) return;
         // One error per event and kind: a region is also an op of the covered categories, and a
         // kernel is found both by External id and by flow, so one fault would be met twice.
         // (bad_graph_key is about a key, reported at the region: one per key.)
-        if (row != kNoRow && kind != "bad_graph_key" && !reported_.emplace(row, kind).second)
+        if (row != kNoRow && kind != DiagnosticKind::BadGraphKey &&
+            !reported_.emplace(row, kind).second)
             return;
         Diagnostic d;
-        d.severity = Diagnostic::Severity::Error;
-        d.kind = std::move(kind);
+        d.kind = kind;
         d.row = row;
         if (row != kNoRow) d.name = std::string(t_.nameOf(row));
         d.message = std::move(message);
         out_.diagnostics.push_back(std::move(d));
     }
-    void warning(uint32_t row, std::string kind, std::string name, std::string message) {
+    void warning(uint32_t row, DiagnosticKind kind, std::string name, std::string message) {
         if (discover_) return;
-        out_.diagnostics.push_back({Diagnostic::Severity::Warning, std::move(kind), row,
-                                    std::move(name), std::move(message)});
+        out_.diagnostics.push_back({kind, row, std::move(name), std::move(message)});
     }
     void fail(uint32_t row, const ProcessError& e) { error(row, e.kind, e.message); }
     static std::string eventLabel(uint32_t row) { return "event " + std::to_string(row); }
@@ -121,7 +108,7 @@ private:
         for (uint32_t row = 0; row < n; ++row) {
             KeyId k = t_.uid[row];
             if (t_.kinds[row].event != ValueKind::Object || k == kNoKey || k == kUnhashable) {
-                error(row, "missing_uid",
+                error(row, DiagnosticKind::MissingUid,
                       eventLabel(row) +
                           " has no usable \"uid\" although the trace has "
                           "uid_assigned; it is given one of its own");
@@ -142,8 +129,8 @@ private:
         kFlowName = 1,
         kRegionName = 2,
         kExternName = 4,
-        kCpuOp = 8,
-        kPythonFunction = 16,
+        kRegionCat = 8,
+        kExternCat = 16,
         kKernel = 32
     };
     void classifyStrings() {
@@ -151,14 +138,13 @@ private:
         for (uint32_t id = 0; id < t_.strings.size(); ++id) {
             std::string_view s = t_.strings.at(id);
             stringFlags_[id] = uint8_t(
-                (isFlowName(s) ? kFlowName : 0) |
-                (s == "CompiledFunctionBackward" ||
-                         s.find("Torch-Compiled Region") != std::string_view::npos
-                     ? kRegionName
-                     : 0) |
-                (s.find("extern_kernels") != std::string_view::npos ? kExternName : 0) |
-                (s == "cpu_op" ? kCpuOp : 0) | (s == "python_function" ? kPythonFunction : 0) |
-                (s == "kernel" ? kKernel : 0));
+                (reference::isProfileFlowType(s) ? kFlowName : 0) |
+                (reference::isCompiledRegionName(s) ? kRegionName : 0) |
+                (s.find(reference::kExternKernelsMark) != std::string_view::npos ? kExternName
+                                                                                 : 0) |
+                (s == reference::kRegionCategory ? kRegionCat : 0) |
+                (kineto::isOneOf(s, reference::kExternRegionCategories) ? kExternCat : 0) |
+                (s == reference::kKernelCategory ? kKernel : 0));
         }
     }
     uint8_t nameFlags(uint32_t row) const {
@@ -177,7 +163,7 @@ private:
             const EventTable::Kinds& k = t_.kinds[row];
             if (k.event != ValueKind::Object) {
                 if (!uidMode_)
-                    error(row, "malformed_event",
+                    error(row, DiagnosticKind::MalformedEvent,
                           eventLabel(row) + " is not a JSON object; it is left as it is");
                 continue;
             }
@@ -185,11 +171,12 @@ private:
             uint8_t name = nameFlags(row), cat = catFlags(row);
             bool flow = name & kFlowName;
             if (!flow && !container && (k.cat == ValueKind::Array || k.cat == ValueKind::Object)) {
-                error(row, "malformed_event", eventLabel(row) + " has a list or object as \"cat\"");
+                error(row, DiagnosticKind::MalformedEvent,
+                      eventLabel(row) + " has a list or object as \"cat\"");
                 continue;
             }
             if (container) {
-                error(row, "malformed_event",
+                error(row, DiagnosticKind::MalformedEvent,
                       eventLabel(row) + " has a list or object as \"name\"");
                 continue;
             }
@@ -200,18 +187,19 @@ private:
                 continue;
             }
             bool nameIsString = k.name == ValueKind::String || k.name == ValueKind::Absent;
-            if ((cat & kCpuOp) && !nameIsString) {
-                error(row, "malformed_event",
+            if ((cat & kRegionCat) && !nameIsString) {
+                error(row, DiagnosticKind::MalformedEvent,
                       eventLabel(row) + " is a cpu_op whose name is not a string");
                 continue;
             }
             if (k.name == ValueKind::TruthyScalar) {
-                error(row, "malformed_event", eventLabel(row) + " has a number as \"name\"");
+                error(row, DiagnosticKind::MalformedEvent,
+                      eventLabel(row) + " has a number as \"name\"");
                 continue;
             }
             isReal_[row] = 1;
-            if ((cat & kCpuOp) && (name & kRegionName)) compiled_.push_back(row);
-            if ((name & kExternName) && (cat & (kCpuOp | kPythonFunction))) extern_.push_back(row);
+            if ((cat & kRegionCat) && (name & kRegionName)) compiled_.push_back(row);
+            if ((name & kExternName) && (cat & kExternCat)) extern_.push_back(row);
         }
     }
 
@@ -219,12 +207,14 @@ private:
     Interval interval(uint32_t row) const {
         PyNum ts = t_.ts(row), dur = t_.dur(row);
         if (ts.kind == PyNum::Kind::Missing)
-            throw ProcessError{"missing_ts", eventLabel(row) + " has no \"ts\""};
+            throw ProcessError{DiagnosticKind::MissingTs, eventLabel(row) + " has no \"ts\""};
         if (ts.kind == PyNum::Kind::Invalid)
-            throw ProcessError{"bad_ts", eventLabel(row) + " has a \"ts\" that is not a number"};
+            throw ProcessError{DiagnosticKind::BadTs,
+                               eventLabel(row) + " has a \"ts\" that is not a number"};
         if (dur.kind == PyNum::Kind::Missing) dur = PyNum::integer(0);
         if (dur.kind == PyNum::Kind::Invalid)
-            throw ProcessError{"bad_dur", eventLabel(row) + " has a \"dur\" that is not a number"};
+            throw ProcessError{DiagnosticKind::BadDur,
+                               eventLabel(row) + " has a \"dur\" that is not a number"};
         return {ts, pyAdd(ts, dur), row};
     }
 
@@ -261,10 +251,10 @@ private:
         for (uint32_t row : regions) {
             try {
                 if (t_.tid[row] == kNoKey)
-                    throw ProcessError{"missing_tid",
+                    throw ProcessError{DiagnosticKind::MissingTid,
                                        eventLabel(row) + " (a region) has no \"tid\""};
                 if (t_.tid[row] == kUnhashable)
-                    throw ProcessError{"bad_tid",
+                    throw ProcessError{DiagnosticKind::BadTid,
                                        eventLabel(row) + " has a list or object as \"tid\""};
                 ThreadRegions& thread = search.threadRegions(t_.tid[row]);
                 thread.add(interval(row));
@@ -275,18 +265,18 @@ private:
         search.sortRegions();
         std::vector<uint8_t> covered(t_.strings.size());
         for (uint32_t id = 0; id < covered.size(); ++id)
-            covered[id] = coveredCategory(t_.strings.at(id));
+            covered[id] = reference::isCoveredCategory(t_.strings.at(id));
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || t_.kinds[row].cat != ValueKind::String || !covered[t_.cat[row]])
                 continue;
             try {
                 if (t_.kinds[row].callFrom == CallFrom::Yes) continue;
                 if (t_.kinds[row].callFrom == CallFrom::Raises)
-                    throw ProcessError{"bad_args",
+                    throw ProcessError{DiagnosticKind::BadArgs,
                                        eventLabel(row) + " has \"args\" that is not an object"};
                 KeyId tid = tidKey(row);
                 if (tid == kUnhashable)
-                    throw ProcessError{"bad_tid",
+                    throw ProcessError{DiagnosticKind::BadTid,
                                        eventLabel(row) + " has a list or object as \"tid\""};
                 ThreadRegions* thread = search.find(tid);
                 if (!thread) continue;
@@ -372,13 +362,13 @@ private:
                 if (prev == kNone) continue;
                 const EventTable::Kinds& k = t_.kinds[row];
                 if (k.flowId == FlowIdStatus::Missing) {
-                    errors.emplace_back(
-                        row, ProcessError{"bad_flow", eventLabel(row) + " is a flow event "
-                                                                        "without \"id\""});
+                    errors.emplace_back(row, ProcessError{DiagnosticKind::BadFlow,
+                                                          eventLabel(row) + " is a flow event "
+                                                                            "without \"id\""});
                 } else if (k.flowId == FlowIdStatus::Invalid) {
-                    errors.emplace_back(
-                        row, ProcessError{"bad_flow", eventLabel(row) + " has a flow \"id\" "
-                                                                        "that int() rejects"});
+                    errors.emplace_back(row, ProcessError{DiagnosticKind::BadFlow,
+                                                          eventLabel(row) + " has a flow \"id\" "
+                                                                            "that int() rejects"});
                 } else {
                     __int128 id =
                         k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
@@ -410,17 +400,17 @@ private:
             if (!isReal_[row] || !(catFlags(row) & kKernel)) continue;
             ValueKind args = t_.kinds[row].args;
             if (args != ValueKind::Absent && args != ValueKind::Object) {
-                errors.emplace_back(
-                    row, ProcessError{"bad_args", eventLabel(row) + " (a kernel) has \"args\" "
-                                                                    "that is not an object"});
+                errors.emplace_back(row, ProcessError{DiagnosticKind::BadArgs,
+                                                      eventLabel(row) + " (a kernel) has \"args\" "
+                                                                        "that is not an object"});
                 continue;
             }
             KeyId ext = t_.externalId[row];
             if (ext == kNoKey) continue;
             if (ext == kUnhashable) {
-                errors.emplace_back(
-                    row, ProcessError{"bad_external_id", eventLabel(row) + " has a list or object "
-                                                                           "as \"External id\""});
+                errors.emplace_back(row, ProcessError{DiagnosticKind::BadExternalId,
+                                                      eventLabel(row) + " has a list or object "
+                                                                        "as \"External id\""});
                 continue;
             }
             found.push_back({ext, key(row)});
@@ -447,7 +437,7 @@ private:
     uint32_t relatedRegion(uint32_t regionRow) {
         uint32_t src = dst2src_.empty() ? kNone : dst2src_[key(regionRow)];
         if (src == kNone)
-            throw ProcessError{"backward_without_flow",
+            throw ProcessError{DiagnosticKind::BackwardWithoutFlow,
                                eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
                                    ") is a backward region with no incoming fwdbwd flow"};
         Interval source = interval(rowOf(src));
@@ -471,12 +461,12 @@ private:
         uint32_t opRow = rowOf(opKey);
         ValueKind args = t_.kinds[opRow].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
-            throw ProcessError{"bad_args",
+            throw ProcessError{DiagnosticKind::BadArgs,
                                eventLabel(opRow) + " has \"args\" that is not an object"};
         KeyId ext = t_.externalId[opRow];
         if (ext == kNoKey) return;
         if (ext == kUnhashable)
-            throw ProcessError{"bad_external_id",
+            throw ProcessError{DiagnosticKind::BadExternalId,
                                eventLabel(opRow) + " has a list or object as \"External id\""};
         for (uint32_t kernel : kernelsByExternalId_[ext]) f(rowOf(kernel));
     }
@@ -484,7 +474,7 @@ private:
     void processRegion(const CoveredGroup& group) {
         uint32_t regionRow = rowOf(group.regionKey);
         std::string name(t_.nameOf(regionRow));
-        bool needBw = name.find("Backward") != std::string::npos;
+        bool needBw = name.find(reference::kBackwardMark) != std::string::npos;
         if (needBw) {
             uint32_t forward;
             try {
@@ -494,7 +484,7 @@ private:
                 return;
             }
             if (forward == kNone) {
-                warning(regionRow, "forward_region_not_found", name,
+                warning(regionRow, DiagnosticKind::ForwardRegionNotFound, name,
                         "Backward region " + eventLabel(regionRow) +
                             " is skipped: no compiled region strictly contains its forward source");
                 return;
@@ -507,7 +497,7 @@ private:
         if (!raisingKeysReported_ && !info_.contains(bwKeys[0]) && !info_.raisingKeys().empty()) {
             raisingKeysReported_ = true;
             for (const std::string& k : info_.raisingKeys())
-                error(regionRow, "bad_graph_key",
+                error(regionRow, DiagnosticKind::BadGraphKey,
                       "graph key " + k +
                           " makes the reference's ast.literal_eval raise; it is ignored");
         }
@@ -515,7 +505,7 @@ private:
                      std::any_of(bwKeys.begin(), bwKeys.end(),
                                  [&](const std::string& k) { return info_.contains(k); });
         if (!known) {
-            warning(regionRow, "region_without_kernel_info", name,
+            warning(regionRow, DiagnosticKind::RegionWithoutKernelInfo, name,
                     "Compiled region " + eventLabel(regionRow) + " (" + name +
                         ") has no kernel information under " + fwKey);
             return;
@@ -533,7 +523,7 @@ private:
                     } catch (const ProcessError& e) {
                         fail(kernel, e);
                     } catch (const RegistryError& e) {
-                        error(kernel, "bad_kernel_info", e.what());
+                        error(kernel, DiagnosticKind::BadKernelInfo, e.what());
                     }
                 });
             } catch (const ProcessError& e) {
@@ -545,9 +535,9 @@ private:
     void setStack(uint32_t row, const OrderedJson& stack) {
         ValueKind args = t_.kinds[row].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
-            throw ProcessError{"bad_args", eventLabel(row) +
-                                               " has \"args\" that is not an object; "
-                                               "its stack cannot be added"};
+            throw ProcessError{DiagnosticKind::BadArgs, eventLabel(row) +
+                                                            " has \"args\" that is not an object; "
+                                                            "its stack cannot be added"};
         auto [it, inserted] = stackIds_.try_emplace(&stack, 0);
         if (inserted) it->second = out_.stacks.intern(stack.dump());
         out_.stack[row] = it->second;
@@ -562,11 +552,13 @@ private:
     void processKernel(uint32_t row, uint32_t op, const RegionKeys& region) {
         const EventTable::Kinds& k = t_.kinds[row];
         if (k.event != ValueKind::Object)
-            throw ProcessError{"malformed_event", eventLabel(row) + " is not a JSON object"};
+            throw ProcessError{DiagnosticKind::MalformedEvent,
+                               eventLabel(row) + " is not a JSON object"};
         if (k.name == ValueKind::Absent)
-            throw ProcessError{"missing_name", eventLabel(row) + " (a kernel) has no \"name\""};
+            throw ProcessError{DiagnosticKind::MissingName,
+                               eventLabel(row) + " (a kernel) has no \"name\""};
         if (k.name != ValueKind::String)
-            throw ProcessError{"bad_name",
+            throw ProcessError{DiagnosticKind::BadName,
                                eventLabel(row) + " (a kernel) has a name that is not a string"};
         std::string_view name = t_.nameOf(row);
         const StackLookup::Kernel& l = lookup_.kernel(region, t_.name[row], name);
@@ -576,7 +568,7 @@ private:
                 uint32_t externRow = rowOf(externCovered_[group].regionKey);
                 const EventTable::Kinds& ek = t_.kinds[externRow];
                 if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
-                    throw ProcessError{"bad_name",
+                    throw ProcessError{DiagnosticKind::BadName,
                                        eventLabel(externRow) + " has a name that is not a string"};
                 uint32_t nameId = ek.name == ValueKind::String ? t_.name[externRow] : 0;
                 assigned = assign(row, lookup_.externStack(region, nameId, t_.strings.at(nameId)));
@@ -588,7 +580,7 @@ private:
             assigned = assign(row, l.stack);
         }
         if (!assigned && warn)
-            warning(row, "unrecognized_kernel", std::string(name),
+            warning(row, DiagnosticKind::UnrecognizedKernel, std::string(name),
                     "Kernel " + std::string(name) +
                         " cannot be recognized as a custom kernel or triton kernel. Please try "
                         "profile with stack=True.");
@@ -623,7 +615,7 @@ private:
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
     std::map<std::pair<std::string, bool>, uint32_t> regionSlots_;  // (name, needBw) -> slot
     StackLookup lookup_;
-    std::set<std::pair<uint32_t, std::string>> reported_;  // (row, kind) of the errors so far
+    std::set<std::pair<uint32_t, DiagnosticKind>> reported_;  // (row, kind) of the errors so far
     std::vector<uint8_t> stringFlags_;
 };
 
@@ -634,15 +626,14 @@ private:
 static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo) {
     std::vector<Diagnostic> notes;
     for (const std::string& note : kernelInfo.notes())
-        notes.push_back({Diagnostic::Severity::Warning, "kernel_info_source", kNoRow, {}, note});
+        notes.push_back({DiagnosticKind::KernelInfoSource, kNoRow, {}, note});
     if (kernelInfo.appliesToEveryRegion()) {
         const StringPool& strings = trace.events.strings;
         bool regions = false;
         for (uint32_t id = 0; id < strings.size() && !regions; ++id)
-            regions = strings.at(id).find("Torch-Compiled Region") != std::string_view::npos;
+            regions = strings.at(id).find(kineto::kCompiledRegion) != std::string_view::npos;
         if (!regions)
-            notes.push_back({Diagnostic::Severity::Warning,
-                             "kernel_info_source",
+            notes.push_back({DiagnosticKind::KernelInfoSource,
                              kNoRow,
                              {},
                              "The kernel information is keyed by kernel only and applies to the "

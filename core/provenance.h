@@ -35,9 +35,8 @@ struct Provenance {
     uint32_t writtenCount = 0;
 
     KernelStatus status(const EventTable& events, uint32_t row) const;
+    // Whether row is a GPU kernel of any category spelling (kineto::isGpuKernel).
     bool isGpuKernel(const EventTable& events, uint32_t row) const;
-    // The category of a GPU kernel event ("kernel", or "Kernel" as some exporters write it).
-    static bool isGpuKernelCategory(std::string_view cat);
 };
 
 // Runs the processor. With empty kernel information nothing is written (as in the reference), but

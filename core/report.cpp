@@ -2,6 +2,9 @@
 
 #include <unordered_set>
 
+#include "event_categories.h"
+#include "kineto.h"
+
 namespace stackline {
 
 std::string formatMicros(int64_t ns) {
@@ -33,12 +36,13 @@ OrderedJson reportJson(const Trace& trace, const Provenance& p) {
                 {{"uid", row}, {"name", t.nameOf(row)}, {"ts", timestamp(t, row)}});
     for (const Diagnostic& d : p.diagnostics) {
         OrderedJson uid = d.row == kNoRow ? OrderedJson(nullptr) : OrderedJson(d.row);
-        if (d.severity == Diagnostic::Severity::Warning)
+        std::string kind(d.kindName());
+        if (d.severity() == Severity::Warning)
             warnings.push_back(
-                {{"kind", d.kind}, {"kernel", d.name}, {"uid", uid}, {"message", d.message}});
+                {{"kind", kind}, {"kernel", d.name}, {"uid", uid}, {"message", d.message}});
         else
             errors.push_back(
-                {{"kind", d.kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
+                {{"kind", kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
     }
     return {{"annotated_kernels", p.annotatedCount},
             {"unresolved_kernels", std::move(unresolved)},
@@ -50,17 +54,15 @@ Summary summarize(const Trace& trace, const Provenance& p) {
     const EventTable& t = trace.events;
     Summary s;
     s.events = t.size();
-    // What a name or category says, once per distinct string rather than once per event.
-    enum : uint8_t { kCpuOp = 1, kRegionName = 2, kKernelCat = 4 };
+    const EventCategories categories(t);
+    // Compiled regions as the processor finds them (the reference's rule), tested once per
+    // distinct string rather than once per event.
+    enum : uint8_t { kRegionCat = 1, kRegionName = 2 };
     std::vector<uint8_t> flags(t.strings.size());
     for (uint32_t id = 0; id < flags.size(); ++id) {
         std::string_view str = t.strings.at(id);
-        flags[id] = uint8_t((str == "cpu_op" ? kCpuOp : 0) |
-                            (str == "CompiledFunctionBackward" ||
-                                     str.find("Torch-Compiled Region") != std::string_view::npos
-                                 ? kRegionName
-                                 : 0) |
-                            (Provenance::isGpuKernelCategory(str) ? kKernelCat : 0));
+        flags[id] = uint8_t((str == reference::kRegionCategory ? kRegionCat : 0) |
+                            (reference::isCompiledRegionName(str) ? kRegionName : 0));
     }
     auto flagsOf = [&](ValueKind kind, uint32_t id) -> uint8_t {
         return kind == ValueKind::String ? flags[id] : 0;
@@ -72,10 +74,10 @@ Summary summarize(const Trace& trace, const Provenance& p) {
         uint64_t track = (uint64_t(t.pid[row]) << 32) | t.tid[row];
         if ((ph == 'X' || ph == 'B' || ph == 'E' || ph == 'i' || ph == 'I') && track != lastTrack)
             tracks.insert(lastTrack = track);
-        uint8_t cat = flagsOf(t.kinds[row].cat, t.cat[row]);
-        if ((cat & kCpuOp) && (flagsOf(t.kinds[row].name, t.name[row]) & kRegionName))
+        if ((flagsOf(t.kinds[row].cat, t.cat[row]) & kRegionCat) &&
+            (flagsOf(t.kinds[row].name, t.name[row]) & kRegionName))
             ++s.compiledRegions;
-        if (!(cat & kKernelCat)) continue;
+        if (!categories.isGpuKernel(row)) continue;
         ++s.kernels;
         KernelStatus st = p.status(t, row);
         if (st == KernelStatus::Annotated) ++s.annotatedKernels;
@@ -83,8 +85,8 @@ Summary summarize(const Trace& trace, const Provenance& p) {
     }
     s.tracks = tracks.size();
     for (const Diagnostic& d : p.diagnostics) {
-        ++s.diagnostics[d.kind];
-        if (d.kind == "kernel_info_source") s.kernelInfoNotes.push_back(d.message);
+        ++s.diagnostics[std::string(d.kindName())];
+        if (d.kind == DiagnosticKind::KernelInfoSource) s.kernelInfoNotes.push_back(d.message);
     }
     return s;
 }

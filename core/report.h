@@ -20,11 +20,11 @@ OrderedJson reportJson(const Trace& trace, const Provenance& provenance);
 struct Summary {
     uint64_t events = 0;
     uint64_t tracks = 0;
-    uint64_t kernels = 0;           // GPU kernel events
+    uint64_t kernels = 0;           // GPU kernel events, of every category spelling
     uint64_t compiledRegions = 0;   // Torch-Compiled Region / CompiledFunctionBackward cpu_ops
     uint64_t annotatedKernels = 0;  // GPU kernels carrying a stack
     uint64_t unresolvedKernels = 0;
-    std::map<std::string, uint64_t> diagnostics;  // by kind
+    std::map<std::string, uint64_t> diagnostics;  // by kind name, as printed
     std::vector<std::string> kernelInfoNotes;     // messages of the kernel_info_source warnings
 };
 

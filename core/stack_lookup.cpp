@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kineto.h"
 #include "unicode_tables.h"
 
 namespace stackline {
@@ -38,7 +39,7 @@ const StackLookup::Kernel& StackLookup::lookUpKernel(const RegionKeys& region, u
                       return info_.hasKernelInfo(key, name);
                   }));
     if (!k.isExtern) {
-        k.triton = name.rfind("triton_", 0) == 0;
+        k.triton = name.rfind(reference::kTritonPrefix, 0) == 0;
         k.stack = k.triton ? stackFor(region, name) : singleStack(region);
     }
     return kernels_.emplace(memoKey(region, nameId), k).first->second;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "json_depth.h"
+#include "kineto.h"
 #include "py_value.h"
 
 namespace stackline::torch_trace {
@@ -71,7 +72,7 @@ std::optional<OJ> parseJson(std::string_view text) {
 }
 
 std::string regionKey(const std::string& compileId, bool backward) {
-    return pyGraphKey("Torch-Compiled Region: " + compileId, backward);
+    return pyGraphKey(std::string(kineto::kCompiledRegion) + ": " + compileId, backward);
 }
 
 void decideForwardBackward(std::vector<Artifact>& arts,

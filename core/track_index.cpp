@@ -6,6 +6,8 @@
 #include <thread>
 #include <unordered_set>
 
+#include "event_categories.h"
+
 namespace stackline {
 
 namespace {
@@ -196,10 +198,7 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         return d->second;
     };
 
-    std::unordered_set<uint32_t> gpuCats;
-    for (const char* c : {"kernel", "Kernel", "gpu_memcpy", "gpu_memset", "Memcpy", "Memset",
-                          "gpu_user_annotation"})
-        if (uint32_t id = ev.strings.find(c); id != UINT32_MAX) gpuCats.insert(id);
+    const EventCategories categories(ev);
 
     struct Pending {
         uint32_t pid, tid;
@@ -235,7 +234,7 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         if (slice) {
             const int64_t end = ts + std::max<int64_t>(0, ev.durNs[row]);
             p.slices.push_back({ts, end, row});
-            if (ev.kinds[row].cat == ValueKind::String && gpuCats.count(ev.cat[row])) p.gpu = true;
+            if (kineto::isGpuActivity(categories.of(row))) p.gpu = true;
             hi = std::max(hi, end);
         } else {
             p.instants.emplace_back(ts, row);
@@ -252,9 +251,11 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     std::unordered_map<uint64_t, Meta> threadMeta;
     std::unordered_set<uint64_t> seen;
     for (uint32_t row : metaRows) {
+        using namespace kineto;
         const std::string_view what = ev.nameOf(row);
-        const bool process = what.rfind("process_", 0) == 0;
-        if (!process && what.rfind("thread_", 0) != 0) continue;
+        const bool process =
+            what == kProcessName || what == kProcessLabels || what == kProcessSortIndex;
+        if (!process && what != kThreadName && what != kThreadSortIndex) continue;
         // Only pids and tids that own events matter; looking them up must not create keys.
         const uint32_t p = ix.displayId(displayKey(ev.keys, ev.pid[row]));
         const uint32_t t = process ? 0 : ix.displayId(displayKey(ev.keys, ev.tid[row]));
@@ -267,16 +268,16 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         auto args = nlohmann::json::parse(text.substr(span.begin, span.size()), nullptr, false);
         if (!args.is_object()) continue;
         Meta& m = process ? processMeta[p] : threadMeta[(uint64_t(p) << 32) | t];
-        auto str = [&](const char* key) {
+        auto str = [&](std::string_view key) {
             auto it = args.find(key);
             return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
         };
-        if (what == "process_name" || what == "thread_name") {
-            m.name = trimmed(str("name"));
-        } else if (what == "process_labels") {
-            m.labels = trimmed(str("labels"));
-        } else if (what.ends_with("_sort_index")) {
-            auto it = args.find("sort_index");
+        if (what == kProcessName || what == kThreadName) {
+            m.name = trimmed(str(kNameArg));
+        } else if (what == kProcessLabels) {
+            m.labels = trimmed(str(kLabelsArg));
+        } else {
+            auto it = args.find(kSortIndexArg);
             if (it != args.end() && it->is_number_integer()) {
                 m.hasSort = true;
                 m.sort = it->get<int64_t>();
@@ -284,8 +285,8 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         }
     }
 
-    // Processes, then display order: Kineto's sort indexes put GPUs (5000000 + N) after CPU
-    // processes (their pid) and its own spans (536870912) last; without them the same is guessed.
+    // Processes, then display order: Kineto's sort indexes put GPUs after CPU processes and its
+    // own spans last; without them the same is guessed.
     std::unordered_map<uint32_t, uint32_t> processOf;
     std::vector<Process> procs;
     for (Pending& pt : pending) {
@@ -305,12 +306,12 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         procs[it->second].gpu |= pt.gpu;
     }
     for (Process& pr : procs) {
-        pr.gpu |= pr.labels.rfind("GPU", 0) == 0;
+        pr.gpu |= pr.labels.rfind(kineto::kGpuLabelPrefix, 0) == 0;
         if (pr.sortIndex != INT64_MIN) continue;
         if (!pr.pid.isInt)
-            pr.sortIndex = 536870912 + 1;
+            pr.sortIndex = kineto::kSpansSortIndex + 1;
         else
-            pr.sortIndex = pr.gpu ? 5000000 + pr.pid.value : pr.pid.value;
+            pr.sortIndex = pr.gpu ? kineto::kGpuSortIndexBase + pr.pid.value : pr.pid.value;
     }
     std::vector<uint32_t> procOrder(procs.size());
     for (uint32_t i = 0; i < procOrder.size(); ++i) procOrder[i] = i;
@@ -414,9 +415,9 @@ std::vector<uint32_t> TrackIndex::enclosing(uint32_t row) const {
 }
 
 uint32_t TrackIndex::sliceAt(uint32_t track, int64_t t) const {
-    if (track >= tracks_.size()) return UINT32_MAX;
+    if (track >= tracks_.size()) return kNoRow;
     const Track& tr = tracks_[track];
-    uint32_t best = UINT32_MAX;
+    uint32_t best = kNoRow;
     for (size_t l = tr.levels.size(); l-- > 0;) {
         const TrackLevel& lv = tr.levels[l];
         size_t i = lv.firstStartingAfter(t);
@@ -424,14 +425,14 @@ uint32_t TrackIndex::sliceAt(uint32_t track, int64_t t) const {
         --i;
         if (lv.end[i] < t) continue;
         if (lv.start[i] == t) return lv.row[i];
-        if (best == UINT32_MAX) best = lv.row[i];
+        if (best == kNoRow) best = lv.row[i];
     }
     return best;
 }
 
 uint32_t TrackIndex::nextSliceFrom(uint32_t track, int64_t t) const {
-    if (track >= tracks_.size()) return UINT32_MAX;
-    uint32_t best = UINT32_MAX;
+    if (track >= tracks_.size()) return kNoRow;
+    uint32_t best = kNoRow;
     int64_t bestStart = INT64_MAX;
     for (const TrackLevel& lv : tracks_[track].levels) {
         size_t i = size_t(std::lower_bound(lv.start.begin(), lv.start.end(), t) - lv.start.begin());

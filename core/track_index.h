@@ -106,9 +106,9 @@ public:
     // Slices on the same track whose span contains row's span, innermost first.
     std::vector<uint32_t> enclosing(uint32_t row) const;
     // The deepest slice on track whose span contains t, preferring one that starts exactly at t;
-    // UINT32_MAX when none does.
+    // kNoRow when none does.
     uint32_t sliceAt(uint32_t track, int64_t t) const;
-    // The earliest slice on track starting at or after t; UINT32_MAX when none does.
+    // The earliest slice on track starting at or after t; kNoRow when none does.
     uint32_t nextSliceFrom(uint32_t track, int64_t t) const;
 
     // Extent of all slices and instants, ns.

@@ -215,29 +215,29 @@ void DetailsPanel::showLinks(uint32_t row) {
     QStringList lines;
     for (uint32_t l : doc.flows.linksOf(row)) {
         const FlowLink& f = doc.flows.links()[l];
-        const bool ac2g = ev.strings.at(f.cat) == "ac2g";
+        const bool launch = f.isLaunch();
         if (f.to == row) {
             const QString gap = formatDuration(ev.tsNs[row] - ev.tsNs[f.from]);
-            lines << (ac2g ? tr("Launched by %1 (%2 earlier)") : tr("Forward: %1 (%2 earlier)"))
+            lines << (launch ? tr("Launched by %1 (%2 earlier)") : tr("Forward: %1 (%2 earlier)"))
                          .arg(link(doc, f.from), gap);
         } else {
-            lines << (ac2g ? tr("Launches %1") : tr("Backward: %1")).arg(link(doc, f.to));
+            lines << (launch ? tr("Launches %1") : tr("Backward: %1")).arg(link(doc, f.to));
         }
     }
     const uint32_t region = doc.compiledRegionFor(row);
-    if (region != UINT32_MAX && region != row)
+    if (region != kNoRow && region != row)
         lines << tr("Compiled region: %1").arg(link(doc, region));
     auto [b, e] = diagnosticsOf_.equal_range(row);
     QSet<QString> shown;  // the processor can report one thing twice (as the reference does)
     for (auto it = b; it != e; ++it) {
         const Diagnostic& d = doc.provenance.diagnostics[it->second];
-        const QString key = QString::fromStdString(d.kind + '\n' + d.message);
+        const QString key = QString::fromStdString(std::string(d.kindName()) + '\n' + d.message);
         if (shown.contains(key)) continue;
         shown.insert(key);
         lines << QStringLiteral("<span style=\"color:%1\">%2 (%3): %4</span>")
-                     .arg(d.severity == Diagnostic::Severity::Error ? "#b00020" : "#8a5a00",
-                          d.severity == Diagnostic::Severity::Error ? tr("Error") : tr("Warning"),
-                          QString::fromStdString(d.kind),
+                     .arg(d.severity() == Severity::Error ? "#b00020" : "#8a5a00",
+                          d.severity() == Severity::Error ? tr("Error") : tr("Warning"),
+                          QString::fromUtf8(d.kindName().data(), qsizetype(d.kindName().size())),
                           QString::fromStdString(d.message).toHtmlEscaped());
     }
     links_->setText(lines.join(QStringLiteral("<br>")));

@@ -30,7 +30,7 @@ int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const Diagnostic& d = doc_->provenance.diagnostics[size_t(index.row())];
-    const bool error = d.severity == Diagnostic::Severity::Error;
+    const bool error = d.severity() == Severity::Error;
     if (role == TablePanel::kSortRole) {
         if (index.column() == Uid) return d.row == kNoRow ? qint64(-1) : qint64(d.row);
         if (index.column() == Severity) return error ? 0 : 1;
@@ -43,7 +43,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         case Severity:
             return error ? tr("error") : tr("warning");
         case Kind:
-            return QString::fromStdString(d.kind);
+            return QString::fromUtf8(d.kindName().data(), qsizetype(d.kindName().size()));
         case Event:
             return QString::fromStdString(d.name);
         case Uid:

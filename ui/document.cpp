@@ -12,7 +12,7 @@ QString Document::name(uint32_t row) const {
 
 uint32_t Document::compiledRegionFor(uint32_t row) const {
     const uint32_t launch = isKernel(row) ? launchOf(row) : row;
-    if (launch == UINT32_MAX) return UINT32_MAX;
+    if (launch == kNoRow) return kNoRow;
     return compiledRegionOf(events(), tracks, launch);
 }
 

@@ -31,7 +31,7 @@ struct Document {
     QString name(uint32_t row) const;
     bool isKernel(uint32_t row) const { return provenance.isGpuKernel(events(), row); }
     stackline::KernelStatus status(uint32_t row) const { return provenance.status(events(), row); }
-    // The slice that launched a kernel (ac2g flow), else UINT32_MAX.
+    // The slice that launched a kernel (ac2g flow), else kNoRow.
     uint32_t launchOf(uint32_t row) const { return flows.sourceOf(row); }
     // For a kernel, the compiled region around its launch; for a CPU slice, around itself.
     uint32_t compiledRegionFor(uint32_t row) const;

@@ -199,14 +199,14 @@ void HotspotsPanel::selectLine(int sourceRow) {
     struct Agg {
         uint64_t count = 0;
         int64_t ns = 0;
-        uint32_t first = UINT32_MAX;
+        uint32_t first = kNoRow;
     };
     std::map<std::string, Agg> byName;
     for (uint32_t r : l.rows) {
         Agg& a = byName[std::string(ev.nameOf(r))];
         ++a.count;
         a.ns += std::max<int64_t>(0, ev.durNs[r]);
-        if (a.first == UINT32_MAX || ev.tsNs[r] < ev.tsNs[a.first]) a.first = r;
+        if (a.first == kNoRow || ev.tsNs[r] < ev.tsNs[a.first]) a.first = r;
     }
     std::vector<std::pair<std::string, Agg>> sorted(byName.begin(), byName.end());
     std::stable_sort(sorted.begin(), sorted.end(),

@@ -143,5 +143,5 @@ KernelsPanel::KernelsPanel(QWidget* parent)
 void KernelsPanel::setDocument(std::shared_ptr<const Document> doc) {
     doc_ = std::move(doc);
     model_->setDocument(doc_.get());
-    selected_ = UINT32_MAX;
+    selected_ = kNoRow;
 }

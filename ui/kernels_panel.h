@@ -47,5 +47,5 @@ signals:
 private:
     KernelsModel* model_;
     std::shared_ptr<const Document> doc_;
-    uint32_t selected_ = UINT32_MAX;
+    uint32_t selected_ = stackline::kNoRow;
 };

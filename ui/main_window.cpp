@@ -329,7 +329,7 @@ void MainWindow::warnIfKernelInfoMatchesNothing() {
     if (!doc_ || doc_->kernelInfo.empty() || doc_->provenance.annotatedCount > 0) return;
     int regions = 0;
     for (const Diagnostic& d : doc_->provenance.diagnostics)
-        regions += d.kind == "region_without_kernel_info";
+        regions += d.kind == DiagnosticKind::RegionWithoutKernelInfo;
     if (regions == 0) return;
     tabs_->setCurrentWidget(diagnostics_);
     const QString trace = QFileInfo(doc_->tracePath()).fileName();
@@ -432,7 +432,7 @@ void MainWindow::focusEvent(uint32_t row) {
     // away that the kernel would shrink to a few pixels (its arrow still points that way).
     int64_t half = std::max<int64_t>(dur * 3, 2000);
     const uint32_t launch = doc_->launchOf(row);
-    const int64_t reach = launch == UINT32_MAX ? 0 : std::abs(centre - ev.tsNs[launch]) * 5 / 4;
+    const int64_t reach = launch == kNoRow ? 0 : std::abs(centre - ev.tsNs[launch]) * 5 / 4;
     if (reach <= std::max<int64_t>(dur * 25, 50'000)) half = std::max(half, reach);
     zoom_->setWindow(centre - half, centre + half);
     select(row);

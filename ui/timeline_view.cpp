@@ -155,7 +155,7 @@ void TimelineView::paintOverlay(QPainter& p) {
         const Document& doc = model_->doc();
         // The compiled region around the launch: dashed, so it reads as context, not selection.
         const uint32_t region = doc.compiledRegionFor(selected_);
-        if (region != UINT32_MAX && region != selected_) {
+        if (region != kNoRow && region != selected_) {
             const QRect r = eventRect(region);
             if (!r.isEmpty()) {
                 p.setBrush(Qt::NoBrush);
@@ -183,8 +183,7 @@ void TimelineView::paintFlows(QPainter& p) {
         const FlowLink& link = doc.flows.links()[l];
         const QRect from = eventRect(link.from), to = eventRect(link.to);
         if (from.isEmpty() || to.isEmpty()) continue;
-        const bool ac2g = doc.events().strings.at(link.cat) == "ac2g";
-        const QColor color = ac2g ? QColor(0xd0, 0x5a, 0x00) : QColor(0x7a, 0x3d, 0xb8);
+        const QColor color = link.isLaunch() ? QColor(0xd0, 0x5a, 0x00) : QColor(0x7a, 0x3d, 0xb8);
         // From the launch's start to the kernel's start, curving vertically between the rows.
         const QPointF a(from.left(), from.center().y()), b(to.left(), to.center().y());
         const qreal bend = std::max<qreal>(24, std::abs(b.y() - a.y()) / 2);

@@ -79,7 +79,7 @@ private:
     std::unique_ptr<TimelinePainter> painter_;
     TimelineGeometry geom_;
     QString placeholder_;
-    uint32_t selected_ = UINT32_MAX;
+    uint32_t selected_ = stackline::kNoRow;
     std::vector<uint32_t> highlighted_;
     std::optional<std::pair<int64_t, int64_t>> range_;  // dragged time range
 

@@ -1,38 +1,36 @@
 #include "track_model.h"
 
-#include <unordered_map>
+#include "event_categories.h"
 
 using namespace stackline;
 
 namespace {
 
-SliceStyle categoryStyle(std::string_view cat) {
-    static const std::unordered_map<std::string_view, SliceStyle> styles = {
-        {"cpu_op", SliceStyle::CpuOp},
-        {"Operator", SliceStyle::CpuOp},
-        {"user_annotation", SliceStyle::UserAnnotation},
-        {"python_function", SliceStyle::PythonFunction},
-        {"cuda_runtime", SliceStyle::Runtime},
-        {"cuda_driver", SliceStyle::Runtime},
-        {"Runtime", SliceStyle::Runtime},
-        {"xpu_runtime", SliceStyle::Runtime},
-        {"xpu_driver", SliceStyle::Runtime},
-        {"privateuse1_runtime", SliceStyle::Runtime},
-        {"privateuse1_driver", SliceStyle::Runtime},
-        {"mtia_runtime", SliceStyle::Runtime},
-        {"cuda_sync", SliceStyle::Runtime},
-        {"cuda_event", SliceStyle::Runtime},
-        {"gpu_memcpy", SliceStyle::Memory},
-        {"gpu_memset", SliceStyle::Memory},
-        {"Memcpy", SliceStyle::Memory},
-        {"Memset", SliceStyle::Memory},
-        {"gpu_user_annotation", SliceStyle::GpuAnnotation},
-        {"overhead", SliceStyle::Overhead},
-        {"Trace", SliceStyle::Overhead},
-        {"cuda_profiler_range", SliceStyle::Overhead},
-    };
-    auto it = styles.find(cat);
-    return it == styles.end() ? SliceStyle::Other : it->second;
+SliceStyle categoryStyle(kineto::Category category) {
+    using kineto::Category;
+    switch (category) {
+        case Category::CpuOp:
+            return SliceStyle::CpuOp;
+        case Category::UserAnnotation:
+            return SliceStyle::UserAnnotation;
+        case Category::PythonFunction:
+            return SliceStyle::PythonFunction;
+        case Category::Runtime:
+        case Category::Sync:
+            return SliceStyle::Runtime;
+        case Category::Memory:
+            return SliceStyle::Memory;
+        case Category::GpuAnnotation:
+            return SliceStyle::GpuAnnotation;
+        case Category::Overhead:
+            return SliceStyle::Overhead;
+        case Category::Kernel:  // styled by its provenance status instead
+        case Category::LaunchFlow:
+        case Category::ForwardBackwardFlow:
+        case Category::Other:
+            break;
+    }
+    return SliceStyle::Other;
 }
 
 }  // namespace
@@ -40,8 +38,7 @@ SliceStyle categoryStyle(std::string_view cat) {
 TrackModel::TrackModel(std::shared_ptr<const Document> doc) : doc_(std::move(doc)) {
     const EventTable& ev = doc_->events();
     const Provenance& prov = doc_->provenance;
-    // Styles by category id, computed once per distinct category.
-    std::vector<int16_t> byCat(ev.strings.size(), -1);
+    const EventCategories categories(ev);
     style_.assign(ev.size(), uint8_t(SliceStyle::Other));
     for (uint32_t row = 0; row < ev.size(); ++row) {
         if (doc_->tracks.trackOf(row) == kNoTrack) continue;
@@ -49,13 +46,8 @@ TrackModel::TrackModel(std::shared_ptr<const Document> doc) : doc_(std::move(doc
             style_[row] = uint8_t(SliceStyle::Instant);
             continue;
         }
-        SliceStyle s = SliceStyle::Other;
-        if (ev.kinds[row].cat == ValueKind::String) {
-            int16_t& cached = byCat[ev.cat[row]];
-            if (cached < 0) cached = int16_t(categoryStyle(ev.strings.at(ev.cat[row])));
-            s = SliceStyle(cached);
-        }
-        if (prov.isGpuKernel(ev, row)) {
+        SliceStyle s = categoryStyle(categories.of(row));
+        if (categories.isGpuKernel(row)) {
             switch (prov.status(ev, row)) {
                 case KernelStatus::Annotated:
                     s = SliceStyle::KernelAnnotated;
@@ -68,7 +60,7 @@ TrackModel::TrackModel(std::shared_ptr<const Document> doc) : doc_(std::move(doc
                     break;
             }
         } else if (s == SliceStyle::CpuOp &&
-                   (isCompiledRegion(ev, row) || ev.nameOf(row) == "CompiledFunction")) {
+                   (isCompiledRegion(ev, row) || ev.nameOf(row) == kineto::kCompiledFunction)) {
             s = SliceStyle::CompiledRegion;
         }
         style_[row] = uint8_t(s);

@@ -61,7 +61,7 @@ QVariant UnresolvedModel::data(const QModelIndex& index, int role) const {
             return qint64(row);
         case Region: {
             const uint32_t region = doc_->compiledRegionFor(row);
-            return region == UINT32_MAX ? QString() : doc_->name(region);
+            return region == kNoRow ? QString() : doc_->name(region);
         }
     }
     return {};

@@ -105,8 +105,8 @@ private slots:
         std::vector<std::string> warnings;
         bool errors = false;
         for (const Diagnostic& diag : p.diagnostics) {
-            if (diag.kind == "unrecognized_kernel") warnings.push_back(diag.message);
-            errors = errors || diag.severity == Diagnostic::Severity::Error;
+            if (diag.kind == DiagnosticKind::UnrecognizedKernel) warnings.push_back(diag.message);
+            errors = errors || diag.severity() == Severity::Error;
         }
         if (result["status"] == "ok") {
             QVERIFY2(out == expected,

@@ -483,7 +483,7 @@ private slots:
              {"triton_poi_fused_view_3", "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0"})
             QVERIFY2(stacks[kernel].dump() == payload[kernel].dump(), kernel);
         QCOMPARE(p.diagnostics.size(), q.diagnostics.size() + 1);
-        QCOMPARE(p.diagnostics[0].kind, std::string("kernel_info_source"));
+        QCOMPARE(p.diagnostics[0].kind, stackline::DiagnosticKind::KernelInfoSource);
         QCOMPARE(p.diagnostics[0].row, stackline::kNoRow);
 
         // A trace without compiled regions: said so.

@@ -155,7 +155,7 @@ private slots:
         json out = annotate(join(cat({kRegion}, launch(10, "cublas_gemm", 5))), info, &p);
         QVERIFY(!out["traceEvents"][3]["args"].contains("stack"));
         QCOMPARE(p.diagnostics.size(), std::size_t(1));
-        QCOMPARE(p.diagnostics[0].kind, std::string("unrecognized_kernel"));
+        QCOMPARE(p.diagnostics[0].kind, DiagnosticKind::UnrecognizedKernel);
         QCOMPARE(p.diagnostics[0].message,
                  std::string("Kernel cublas_gemm cannot be recognized as a custom kernel or triton "
                              "kernel. Please try profile with stack=True."));
@@ -197,12 +197,12 @@ private slots:
                                                  launch(210, "triton_poi_fused_add_0", 6, "2")))),
                      kInfo, &p);
         QVERIFY(out["traceEvents"][4]["args"].contains("stack"));  // the rest is annotated
-        auto error =
-            std::find_if(p.diagnostics.begin(), p.diagnostics.end(),
-                         [](const Diagnostic& d) { return d.kind == "backward_without_flow"; });
+        auto error = std::find_if(
+            p.diagnostics.begin(), p.diagnostics.end(),
+            [](const Diagnostic& d) { return d.kind == DiagnosticKind::BackwardWithoutFlow; });
         QVERIFY(error != p.diagnostics.end());
         QCOMPARE(error->row, 1u);
-        QCOMPARE(error->severity, Diagnostic::Severity::Error);
+        QCOMPARE(error->severity(), Severity::Error);
     }
     void existingUidsAreReusedWhenUidAssigned() {
         std::string in =
@@ -222,7 +222,7 @@ private slots:
         Provenance p;
         annotate(join(cat({kRegion}, l)), kInfo, &p);
         QCOMPARE(p.diagnostics.size(), std::size_t(1));
-        QCOMPARE(p.diagnostics[0].kind, std::string("bad_flow"));
+        QCOMPARE(p.diagnostics[0].kind, DiagnosticKind::BadFlow);
         QCOMPARE(p.diagnostics[0].row, 2u);
     }
 };

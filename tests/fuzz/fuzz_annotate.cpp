@@ -94,7 +94,7 @@ void annotate(const Trace& trace, const KernelInfo& info, const json* strict) {
     Provenance p = runProvenance(trace, info);
     FUZZ_CHECK(p.stack.size() == trace.events.size() && p.written.size() == trace.events.size());
     for (const Diagnostic& d : p.diagnostics)
-        FUZZ_CHECK(d.row == kNoRow || d.row < trace.events.size(), d.kind);
+        FUZZ_CHECK(d.row == kNoRow || d.row < trace.events.size(), std::string(d.kindName()));
     (void)reportJson(trace, p).dump(1, ' ', false, OrderedJson::error_handler_t::replace);
     (void)summaryJson(summarize(trace, p)).dump();
     std::string exported = exportToString(trace, p);

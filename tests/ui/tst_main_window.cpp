@@ -315,7 +315,7 @@ private slots:
         QCOMPARE(doc.kernelInfoPath, other);
         int regionWarnings = 0;
         for (const Diagnostic& d : doc.provenance.diagnostics)
-            regionWarnings += d.kind == "region_without_kernel_info";
+            regionWarnings += d.kind == DiagnosticKind::RegionWithoutKernelInfo;
         QVERIFY(regionWarnings > 0);
         QVERIFY(window_->diagnostics()->count() >= regionWarnings);
         QCOMPARE(doc.provenance.annotatedCount, 0u);
