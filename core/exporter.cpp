@@ -1,17 +1,14 @@
 #include "exporter.h"
 
-#include <libdeflate.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <deque>
-#include <future>
-#include <memory>
+#include <cstring>
 #include <optional>
 #include <thread>
 
 #include "background_writer.h"
+#include "gzip_member_writer.h"
 #include "json_cursor.h"
 
 namespace stackline {
@@ -185,15 +182,6 @@ private:
     uint64_t reported_ = 0;
 };
 
-std::string gzipMember(const std::string& in, int level) {
-    std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)> c(
-        libdeflate_alloc_compressor(level), libdeflate_free_compressor);
-    std::string out(libdeflate_gzip_compress_bound(c.get(), in.size()), '\0');
-    std::size_t n = libdeflate_gzip_compress(c.get(), in.data(), in.size(), out.data(), out.size());
-    out.resize(n);
-    return out;
-}
-
 bool endsWith(const std::string& s, const char* suffix) {
     std::size_t n = std::strlen(suffix);
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
@@ -225,30 +213,17 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         sink.finish();
         writer.finish();
     } else {
-        // Independent gzip members compressed on all cores, written in order.
+        // One gzip member, its chunks compressed on all cores while the next ones are filled.
         unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-        threads = std::max(1u, threads);
-        std::deque<std::future<std::string>> pending;
-        auto drain = [&](std::size_t keep) {
-            while (pending.size() > keep) {
-                file.write(pending.front().get());
-                pending.pop_front();
-            }
-        };
+        GzipMemberWriter gzip(file, options.gzipLevel, std::max(1u, threads));
+        std::size_t chunk = options.gzipChunk
+                                ? options.gzipChunk
+                                : std::clamp<uint64_t>(total / 16, 1u << 20, 16u << 20);
         BufferedSink sink(
-            16u << 20,
-            [&](std::string&& b) {
-                drain(threads);
-                pending.push_back(
-                    std::async(std::launch::async, [b = std::move(b), level = options.gzipLevel] {
-                        return gzipMember(b, level);
-                    }));
-            },
-            options, trace);
+            chunk, [&](std::string&& b) { b = gzip.push(std::move(b)); }, options, trace);
         splice(trace, provenance, sink);
         sink.finish();
-        if (pending.empty()) file.write(gzipMember({}, options.gzipLevel));
-        drain(0);
+        gzip.finish();
     }
     file.commit();
     if (options.progress) options.progress(total, total);

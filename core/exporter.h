@@ -15,8 +15,9 @@ namespace stackline {
 
 struct ExportOptions {
     bool allowOverwriteInput = false;  // --in-place
-    int gzipLevel = 6;                 // for .gz outputs
+    int gzipLevel = 2;                 // for .gz outputs: ISA-L's levels 0-3
     unsigned threads = 0;              // gzip compression threads; 0: one per core
+    std::size_t gzipChunk = 0;         // bytes compressed apart in a .gz output; 0: chosen by size
     std::function<void(uint64_t done, uint64_t total)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };
