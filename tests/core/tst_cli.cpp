@@ -11,14 +11,9 @@
 using nlohmann::json;
 using stackline::test::cli;
 using stackline::test::Run;
+using stackline::test::writeFile;
 
 namespace {
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
 
 const char* kTrace =
     "{\"traceEvents\": ["
