@@ -15,7 +15,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-ORACLE=${1:?usage: tests/golden/coverage.sh ORACLE (the path of the reference's oracle.py)}
+ORACLE=${1:?usage: tests/golden/coverage.sh ORACLE, the path of oracle.py (tests/golden/README.md)}
 PYTHON=${PYTHON:-/usr/bin/python3}
 CASES=$ROOT/tests/data/golden
 
