@@ -6,7 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "bad_input.h"
+#include "base_trace.h"
 #include "flow_index.h"
 #include "graph_key.h"
 #include "report.h"

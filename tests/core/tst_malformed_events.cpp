@@ -5,7 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "bad_input.h"
+#include "base_trace.h"
 #include "test_support.h"
 
 using namespace stackline;

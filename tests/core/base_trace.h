@@ -1,5 +1,6 @@
-// What the bad-input tests (tst_refused_inputs, tst_malformed_events, tst_output_errors,
-// tst_fuzz_regressions) start from: a small valid trace, its kernel information, and nesting.
+// The small valid trace and kernel information the tests of stackline-cli start from (tst_cli and
+// the bad-input tests: tst_refused_inputs, tst_malformed_events, tst_output_errors,
+// tst_fuzz_regressions), and deep nesting.
 //
 // Policy of issue 7, checked by those tests on every row: bad input never crashes and never loses
 // data. What cannot be a trace (or kernel information) is refused with exit 2; a malformed event
