@@ -75,12 +75,11 @@ private slots:
             QString target = QFileInfo(file).dir().dirName();
             QTest::newRow(qPrintable(target + "/" + QFileInfo(file).fileName())) << target << file;
         }
-        if (n == 0) QTest::newRow("none") << QString() << QString();
+        QVERIFY2(n > 0, qPrintable("no fuzz regressions found in " + root));
     }
     void fuzzRegressions() {
         QFETCH(QString, target);
         QFETCH(QString, file);
-        if (file.isEmpty()) QSKIP("no fuzz regressions kept");
         exercise(target, readFile(file));
     }
 };
