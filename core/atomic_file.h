@@ -20,7 +20,8 @@ class AtomicFile {
 public:
     // Throws OutputError. Targets that exist and are not regular files (devices such as /dev/null
     // or /dev/full, pipes) are written directly. Each write(2) takes at most writeCall bytes:
-    // the page cache gives a call folios up to its size, which matters on VMs (see exporter.cpp).
+    // the page cache gives a call folios up to its size, which matters on VMs
+    // (docs/performance.md#export-write-size).
     explicit AtomicFile(std::string path, std::size_t writeCall = std::size_t(1) << 20);
     ~AtomicFile();  // removes the temporary file unless commit() succeeded
     AtomicFile(const AtomicFile&) = delete;

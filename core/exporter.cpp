@@ -194,12 +194,9 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     if (!options.allowOverwriteInput && sameFile(outPath, trace.path))
         throw OutputError(outPath + ": refusing to overwrite the input trace (use --in-place)");
     uint64_t total = trace.whole().size();
-    // The size of each write(2). On this VM, memory freed more than about a second ago has been
-    // handed back to the host, and large page-cache folios taken from it are slow to fault in
-    // again. 1 GB written 1.4 s after memory was freed took 0.44-1.2 s (median 0.54, six runs) in
-    // 64 KB calls, 0.50-3.9 s (median 1.05) through a 1 MB pipe (vmsplice + splice, as before)
-    // and 2.2-2.5 s in 8 MB calls. Smaller outputs are written before that happens, and larger
-    // calls suit them: 40 MB exported in 0.028 s with 1 MB calls, 0.034 s with 64 KB ones.
+    // The size of each write(2): on VMs that hand freed memory back to the host, large page-cache
+    // folios are slow to fault in again, so big outputs use small calls; small outputs are written
+    // before that happens and prefer larger calls (docs/performance.md#export-write-size).
     AtomicFile file(outPath, total < (256u << 20) ? 1u << 20 : 64u << 10);
     if (!endsWith(outPath, ".gz")) {
         // Splicing and writing overlap: while buffers are written (a copy into the page cache

@@ -175,7 +175,7 @@ int annotate(const Args& a) {
     PhaseTimer::Times process = t1.elapsed();
 
     // Meanwhile, on another core: the summary and report are made, then the columns the export
-    // does not read are freed, rather than at exit (~0.07 s of teardown on a 1 GB trace).
+    // does not read are freed, rather than at exit (docs/performance.md#teardown).
     Summary s;
     std::string report;
     std::jthread aside([&] {  // joined on every way out
@@ -216,8 +216,8 @@ int annotate(const Args& a) {
                       exportTime.sys);
         std::cerr << line;
     }
-    // Done: leave without destroying the trace's tables, which the system frees at once (on a
-    // 1 GB trace their destructors take ~80 ms).
+    // Done: leave without destroying the trace's tables, which the system frees at once
+    // (docs/performance.md#teardown).
     std::cout.flush();
     std::cerr.flush();
     std::_Exit(0);

@@ -2,9 +2,9 @@
 //
 // For each size (MiB): generates a Kineto-layout trace, times `cp` of it and
 // `stackline-cli annotate ... --timings` taking turns, and prints load/process/export times, MB/s,
-// the ratio to cp and peak RSS. On the first size <= 64 MiB it also runs the reference (oracle.py)
-// when python3 and the oracle exist, and checks that both outputs are equal. Linux only (fork,
-// wait4).
+// the ratio to cp and peak RSS. On the first size <= 64 MiB it also runs the reference when
+// --reference gives the path of its oracle.py (see tests/golden/README.md) and python3 exists, and
+// checks that both outputs are equal. Linux only (fork, wait4).
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -105,18 +105,6 @@ bool isExecutableInPath(const std::string& name) {
         if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
     }
     return false;
-}
-
-std::string findReference(const std::string& given) {
-    if (!given.empty()) return fs::exists(given) ? given : "";
-    std::vector<std::string> candidates{"../shared/reference/oracle.py"};
-#ifdef STACKLINE_BENCH_ORACLE
-    candidates.push_back(STACKLINE_BENCH_ORACLE);
-#endif
-    for (const std::string& c : candidates) {
-        if (fs::exists(c)) return c;
-    }
-    return "";
 }
 
 struct Timings {
@@ -282,11 +270,12 @@ int run(const Options& opt) {
     fs::create_directories(dir);
     Cleanup cleanup{dir, ownDir, {}};
 
-    const std::string reference = findReference(opt.reference);
+    const std::string reference = fs::exists(opt.reference) ? opt.reference : "";
     const bool canRunReference = !reference.empty() && isExecutableInPath("python3");
     if (!canRunReference) {
         std::fprintf(stderr, "reference not run: %s\n",
-                     reference.empty() ? "oracle.py not found" : "python3 not in PATH");
+                     reference.empty() ? "no --reference ORACLE.py given, or not found"
+                                       : "python3 not in PATH");
     }
 
     const std::string out = dir + "/out.json", err = dir + "/stderr.txt", copy = dir + "/copy.tmp";

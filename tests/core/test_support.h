@@ -1,9 +1,14 @@
-// Helpers shared by the core tests: build traces from inline JSON, run the processor, and compare
-// JSON values the way Python's == does (1 == 1.0, key order ignored).
+// Helpers shared by the core tests: build traces from inline JSON, run the processor, read and
+// write files, list folders and run stackline-cli as a user does.
 #pragma once
 
+#include <QByteArrayView>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -32,6 +37,27 @@ inline std::string readFile(const std::string& path) {
     return s.str();
 }
 
+// The same, for the tests that hold bytes as QByteArray ("" when the file cannot be read).
+inline QByteArray readFile(const QString& path) {
+    return QByteArray::fromStdString(readFile(path.toStdString()));
+}
+
+// Writes bytes to path, creating its folder; a failed write fails the calling test.
+inline void writeFile(const QString& path, QByteArrayView bytes) {
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile f(path);
+    QVERIFY2(f.open(QIODevice::WriteOnly) && f.write(bytes.data(), bytes.size()) == bytes.size(),
+             qPrintable(path));
+}
+
+// Every entry of a folder, sorted, hidden ones (temporary outputs) included.
+inline QStringList folderEntries(const QString& dir) {
+    QStringList e =
+        QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    e.sort();
+    return e;
+}
+
 // The annotated output of trace + kernel information, parsed back.
 inline nlohmann::json annotate(const std::string& trace, const std::string& kernelInfo,
                                Provenance* provenance = nullptr) {
@@ -48,7 +74,8 @@ inline QString dump(const nlohmann::json& j) {
 }
 
 #ifdef STACKLINE_CLI
-// stackline-cli run as a user would; a run that dies on a signal has code -1.
+// stackline-cli run as a user would; a run that dies on a signal (or is killed after two minutes)
+// has code -1.
 struct Run {
     int code;
     QString err, out;
@@ -57,7 +84,10 @@ struct Run {
 inline Run cli(const QStringList& args) {
     QProcess p;
     p.start(STACKLINE_CLI, args);
-    p.waitForFinished(60000);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+    }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardError()),
             QString::fromUtf8(p.readAllStandardOutput())};

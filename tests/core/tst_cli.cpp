@@ -6,54 +6,22 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "base_trace.h"
 #include "test_support.h"
 
 using nlohmann::json;
+using stackline::test::baseTrace;
 using stackline::test::cli;
+using stackline::test::kInfo;
 using stackline::test::Run;
-
-namespace {
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
-
-const char* kTrace =
-    "{\"traceEvents\": ["
-    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"Torch-Compiled Region: 0/0\", \"pid\": 1, "
-    "\"tid\": 1, \"ts\": 0, \"dur\": 100},"
-    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": "
-    "1, \"ts\": 10, \"dur\": 5},"
-    "{\"ph\": \"s\", \"id\": 1, \"pid\": 1, \"tid\": 1, \"ts\": 10, \"cat\": \"ac2g\", \"name\": "
-    "\"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_poi_fused_add_0\", \"pid\": 0, "
-    "\"tid\": 7, \"ts\": 20, \"dur\": 1},"
-    "{\"ph\": \"f\", \"id\": 1, \"pid\": 0, \"tid\": 7, \"ts\": 20, \"cat\": \"ac2g\", \"name\": "
-    "\"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"pid\": 1, \"tid\": "
-    "1, \"ts\": 30, \"dur\": 5},"
-    "{\"ph\": \"s\", \"id\": 2, \"pid\": 1, \"tid\": 1, \"ts\": 30, \"cat\": \"ac2g\", \"name\": "
-    "\"ac2g\"},"
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_missing_1\", \"pid\": 0, \"tid\": 7, "
-    "\"ts\": 40, \"dur\": 1},"
-    "{\"ph\": \"f\", \"id\": 2, \"pid\": 0, \"tid\": 7, \"ts\": 40, \"cat\": \"ac2g\", \"name\": "
-    "\"ac2g\"}]}";
-
-const char* kInfo =
-    "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi_fused_add_0:1\": {\"stack_traces\": "
-    "[\"m.py:1\"]},"
-    " \"other\": {\"stack_traces\": [\"m.py:2\"]}}}";
-
-}  // namespace
+using stackline::test::writeFile;
 
 class TstCli : public QObject {
     Q_OBJECT
 private slots:
     void annotatesAndReports() {
         QTemporaryDir dir;
-        writeFile(dir.filePath("t.json"), kTrace);
+        writeFile(dir.filePath("t.json"), baseTrace());
         writeFile(dir.filePath("k.json"), kInfo);
         Run r = cli({"annotate", dir.filePath("t.json"), "--kernel-info", dir.filePath("k.json"),
                      "-o", dir.filePath("out.json.gz"), "--report", dir.filePath("r.json")});
@@ -70,7 +38,7 @@ private slots:
     }
     void findsKernelInfoBesideTheTrace() {
         QTemporaryDir dir;
-        writeFile(dir.filePath("run.pt.trace.json"), kTrace);
+        writeFile(dir.filePath("run.pt.trace.json"), baseTrace());
         writeFile(dir.filePath("run.pt.trace.kernel_info.json"), kInfo);
         Run r = cli({"summary", dir.filePath("run.pt.trace.json"), "--json"});
         QCOMPARE(r.code, 0);
@@ -93,7 +61,7 @@ private slots:
         Run missing = cli({"summary", dir.filePath("nope.json")});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.err.contains("nope.json"));
-        writeFile(dir.filePath("t.json"), kTrace);
+        writeFile(dir.filePath("t.json"), baseTrace());
         writeFile(dir.filePath("list.json"), "[1, 2]");
         Run badInfo = cli({"annotate", dir.filePath("t.json"), "--kernel-info",
                            dir.filePath("list.json"), "-o", dir.filePath("out.json")});
@@ -103,7 +71,7 @@ private slots:
     }
     void outputErrorsExitWithOne() {
         QTemporaryDir dir;
-        writeFile(dir.filePath("t.json"), kTrace);
+        writeFile(dir.filePath("t.json"), baseTrace());
         writeFile(dir.filePath("k.json"), kInfo);
         QStringList base = {"annotate", dir.filePath("t.json"), "--kernel-info",
                             dir.filePath("k.json"), "-o"};
@@ -113,7 +81,7 @@ private slots:
         QCOMPARE(same.code, 1);
         QVERIFY(same.err.contains("refusing to overwrite"));
         QCOMPARE(stackline::test::readFile(dir.filePath("t.json").toStdString()),
-                 std::string(kTrace));
+                 std::string(baseTrace()));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);
     }
 };

@@ -1,5 +1,5 @@
 // Golden tests: cases whose expected output and warnings come from the reference processor
-// (../shared/reference/oracle.py), committed under tests/data/. For each case the annotated trace
+// (tests/golden/README.md), committed under tests/data/. For each case the annotated trace
 // must equal the reference's (Python ==) and the unrecognized-kernel warnings must be the same, in
 // the same order. Where the reference raised, Stackline must report an error and still export.
 #include <QDir>

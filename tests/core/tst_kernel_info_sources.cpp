@@ -18,6 +18,7 @@ using stackline::KernelInfo;
 using stackline::OrderedJson;
 using stackline::test::cli;
 using stackline::test::Run;
+using stackline::test::writeFile;
 
 namespace {
 
@@ -78,13 +79,6 @@ std::string dropRecords(const std::string& log,
 bool isChromium(const std::string& r, const std::string& name) {
     return r.find("\"chromium_event\"") != std::string::npos &&
            r.find("\"name\": \"" + name + "\"") != std::string::npos;
-}
-
-void writeFile(const QString& path, const std::string& bytes) {
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes.data(), qint64(bytes.size()));
 }
 
 // {kernel: [stacks]} (a stack-trace payload) as a registry graph in the registry's shape, in the

@@ -1,5 +1,6 @@
-// One test per quirk of the reference processor. Each expectation was checked against
-// ../shared/reference/oracle.py when written; the golden tests cover the same ground exhaustively.
+// One test per quirk of the reference processor. Each expectation was checked against the
+// reference (tests/golden/README.md) when written; the golden tests cover the same ground
+// exhaustively.
 #include <QTest>
 
 #include "test_support.h"

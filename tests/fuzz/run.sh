@@ -9,7 +9,7 @@
 # FUZZ_NICE=n (10); FUZZ_NO_BUILD=1 runs the targets as built (for runs side by side: build once). The working corpora stay in $FUZZ_BUILD/corpus/<target> between runs. Crash,
 # timeout and OOM inputs are written to $FUZZ_BUILD/artifacts/<target>/: minimise one with
 #   $FUZZ_BUILD/tests/fuzz/fuzz_<target> -minimize_crash=1 -runs=100000 <artifact>
-# and keep it in tests/data/malformed/fuzz-regressions/<target>/ (core.malformed loads them all).
+# and keep it in tests/data/malformed/fuzz-regressions/<target>/ (core.fuzz_regressions loads them all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Branch coverage of the reference processor (seed_provenance.py) over every golden case.
 #
-#   tests/golden/coverage.sh [ORACLE]      (run from anywhere; default ORACLE: ../shared/reference/oracle.py
-#                                           relative to the repository root)
+#   tests/golden/coverage.sh ORACLE        (run from anywhere; ORACLE: the path of oracle.py, the
+#                                           reference post-processor's command-line wrapper)
 #   CASES_GLOB='rand_*' tests/golden/coverage.sh ...   only the cases whose directory matches the glob
 #
 # Needs coverage.py for the interpreter in $PYTHON (default /usr/bin/python3; Debian: apt-get install
@@ -15,7 +15,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-ORACLE=${1:-$ROOT/../shared/reference/oracle.py}
+ORACLE=${1:?usage: tests/golden/coverage.sh ORACLE, the path of oracle.py (tests/golden/README.md)}
 PYTHON=${PYTHON:-/usr/bin/python3}
 CASES=$ROOT/tests/data/golden
 

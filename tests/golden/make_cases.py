@@ -8,13 +8,13 @@ Each case directory holds
   result.json       the oracle's --result file (status, error, warnings, annotated)
   about.txt         one line: the quirk / branch the case exercises
 
-The expected files are produced by running the unchanged reference processor through
-/work/shared/reference/oracle.py; nothing here re-implements it. Hand-written cases also carry
+The expected files are produced by running the unchanged reference post-processor the project was
+given, through its command-line wrapper oracle.py (pass its path); nothing here re-implements it. Hand-written cases also carry
 an expectation (status, error type, warning count, which events get which args.stack) that is
 asserted against the oracle's output, so a case that stops exercising its quirk fails loudly.
 
 Run from the repository root:
-    python3 tests/golden/make_cases.py --oracle /work/shared/reference/oracle.py
+    python3 tests/golden/make_cases.py --oracle PATH/TO/oracle.py
 The output directory is wiped and regenerated; the result is deterministic (fixed seeds).
 Python 3 standard library only.
 """
@@ -1887,7 +1887,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--oracle", default=os.path.join(root, "..", "shared", "reference", "oracle.py"))
+    ap.add_argument("--oracle", required=True, help="the reference post-processor's oracle.py")
     ap.add_argument("--out", default=os.path.join(root, "tests", "data", "golden"))
     ap.add_argument("--random", type=int, default=190, help="number of randomized cases")
     ap.add_argument("--python", default=sys.executable, help="interpreter that runs the oracle")

@@ -1,6 +1,6 @@
 // The core's display indexes: tracks, levels, names and order (TrackIndex) and flow binding
 // (FlowIndex), on the compiled_step fixture and small fixtures for the corner cases.
-#include <QtTest>
+#include <QTest>
 #include <random>
 
 #include "flow_index.h"
@@ -23,7 +23,7 @@ class TstTrackIndex : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        trace_ = loadTrace(STACKLINE_TEST_DATA "/compiled_step.pt.trace.json");
+        trace_ = loadTrace(STACKLINE_VIEWER_DATA "/compiled_step.pt.trace.json");
         tracks_ = TrackIndex::build(trace_.events, trace_.text(), 2);
     }
 
@@ -93,7 +93,7 @@ private slots:
 
     void legacyStringTidsEqualInts() {
         // 2021 traces: the slice has tid "24572", its flow event the int 24572.
-        Trace t = loadTrace(STACKLINE_TEST_DATA "/legacy_tids.json");
+        Trace t = loadTrace(STACKLINE_TEST_DATA "/track_index/legacy_tids.json");
         const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
         QCOMPARE(ix.tracks().size(), size_t(2));
         QCOMPARE(ix.trackOf(0), ix.trackOf(4));
@@ -106,7 +106,7 @@ private slots:
 
     void flowsBindByPlaceNotFilePosition() {
         // Post-processed traces put all flows at the end, finish before start.
-        Trace t = loadTrace(STACKLINE_TEST_DATA "/moved_flows.json");
+        Trace t = loadTrace(STACKLINE_TEST_DATA "/track_index/moved_flows.json");
         const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
         const FlowIndex flows = FlowIndex::build(t.events, ix);
         QCOMPARE(flows.sourceOf(2), 0u);  // the deepest slice starting at ts, not aten::mm
@@ -115,7 +115,7 @@ private slots:
     }
 
     void zeroLengthAndEqualStarts() {
-        Trace t = loadTrace(STACKLINE_TEST_DATA "/zero_length.json");
+        Trace t = loadTrace(STACKLINE_TEST_DATA "/track_index/zero_length.json");
         const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
         QCOMPARE(ix.levelOf(0), uint16_t(0));
         QCOMPARE(ix.levelOf(2), uint16_t(1));
