@@ -3,8 +3,6 @@
 // values that repeat are guessed from earlier events and checked with one compare.
 #pragma once
 
-#include <emmintrin.h>
-
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +15,7 @@
 #include "json_cursor.h"
 #include "json_number.h"
 #include "py_value.h"
+#include "simd.h"
 
 namespace stackline::detail {
 
@@ -157,13 +156,9 @@ private:
     }
     template <std::size_t N>
     static unsigned sameBytes(const char* p, const std::array<char, N>& bytes) {
-        const auto* at = reinterpret_cast<const __m128i*>(p);
-        const auto* b = reinterpret_cast<const __m128i*>(bytes.data());
-        auto same =
-            unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(at), _mm_loadu_si128(b))));
+        unsigned same = simd::mask(simd::equal(simd::load(p), simd::load(bytes.data())));
         if constexpr (N == 32)
-            same |= unsigned(_mm_movemask_epi8(
-                        _mm_cmpeq_epi8(_mm_loadu_si128(at + 1), _mm_loadu_si128(b + 1))))
+            same |= simd::mask(simd::equal(simd::load(p + 16), simd::load(bytes.data() + 16)))
                     << 16;
         return same;
     }

@@ -4,14 +4,15 @@
 // strings are accepted (real Kineto traces contain them).
 #pragma once
 
-#include <emmintrin.h>
-
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "simd.h"
 
 namespace stackline::json {
 
@@ -41,26 +42,27 @@ inline bool isSpace(char c) {
 // How many ASCII digits start at p, sixteen bytes at a time (the buffer is padded after its end):
 // a loop per digit mispredicts at its end, whose place varies from number to number.
 inline std::size_t digitRun(const char* p) {
-    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
     for (std::size_t n = 0;; n += 16) {
-        __m128i x = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n)), zero);
-        __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(x, nine), x);  // x <= 9 as unsigned
-        unsigned other = ~unsigned(_mm_movemask_epi8(digit)) & 0xFFFFu;
+        unsigned other = ~simd::mask(simd::digits(simd::load(p + n))) & 0xFFFFu;
         if (other != 0) return n + std::size_t(__builtin_ctz(other));
     }
 }
 
-// The value of the n <= 16 ASCII digits that end at p + n, without a branch on n: a loop per
-// digit mispredicts where it ends. Reads the 16 bytes before p + n, which the caller must own.
+// Sixteen zero bytes, then sixteen 0xFF: read at n, it keeps the last n of sixteen bytes.
+inline constexpr std::array<uint8_t, 32> kDigitWindow = [] {
+    std::array<uint8_t, 32> w{};
+    for (std::size_t i = 16; i < 32; ++i) w[i] = 0xFF;
+    return w;
+}();
+
+// digitsValue(p, n): the value of the n <= 16 ASCII digits that end at p + n, without a branch on
+// n: a loop per digit mispredicts where it ends. Reads the 16 bytes before p + n, which the caller
+// must own.
+#if defined(STACKLINE_SIMD_SSE2)
+// Pairs, then fours, then eights of digits with SSE2's multiply-adds of 16-bit lanes.
 inline uint64_t digitsValue(const char* p, std::size_t n) {
-    // Sixteen zero bytes, then sixteen 0xFF: read at n, it keeps the last n of sixteen bytes.
-    static constexpr std::array<uint8_t, 32> kWindow = [] {
-        std::array<uint8_t, 32> w{};
-        for (std::size_t i = 16; i < 32; ++i) w[i] = 0xFF;
-        return w;
-    }();
     __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
-    __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kWindow.data() + n));
+    __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kDigitWindow.data() + n));
     x = _mm_and_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')), keep);  // digits, zeros before them
     const __m128i zero = _mm_setzero_si128();
     const __m128i tens = _mm_set1_epi32(1 << 16 | 10);
@@ -72,6 +74,27 @@ inline uint64_t digitsValue(const char* p, std::size_t n) {
     return uint64_t(uint32_t(_mm_cvtsi128_si32(octs))) * 100000000u +
            uint32_t(_mm_cvtsi128_si32(_mm_srli_si128(octs, 4)));
 }
+#else
+// The same in the lanes of two 64-bit words (the first digit in the lowest byte, little-endian):
+// each step adds ten, a hundred or ten thousand times a lane's first half to its second, the
+// products staying within their lane.
+static_assert(std::endian::native == std::endian::little, "digitsValue reads digits little-endian");
+inline uint64_t eightDigitsValue(uint64_t digits) {
+    digits = (digits * 10 + (digits >> 8)) & 0x00FF00FF00FF00FFu;
+    digits = (digits * 100 + (digits >> 16)) & 0x0000FFFF0000FFFFu;
+    return (digits * 10000 + (digits >> 32)) & 0xFFFFFFFFu;
+}
+inline uint64_t digitsValue(const char* p, std::size_t n) {
+    uint64_t word[2], keep[2];
+    std::memcpy(word, p + n - 16, 16);
+    std::memcpy(keep, kDigitWindow.data() + n, 16);
+    // Masked before the subtraction, so that no byte borrows from its neighbour.
+    constexpr uint64_t kZeros = 0x3030303030303030u;
+    uint64_t high = (word[0] & keep[0]) - (kZeros & keep[0]);
+    uint64_t low = (word[1] & keep[1]) - (kZeros & keep[1]);
+    return eightDigitsValue(high) * 100000000u + eightDigitsValue(low);
+}
+#endif
 
 class Cursor {
 public:
@@ -91,14 +114,14 @@ public:
         if (static_cast<unsigned char>(*p) > ' ' || !isSpace(*p)) return;
         ++p;
         if (!isSpace(*p)) return;
-        const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n'),
-                      tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
+        const simd::Bytes space = simd::splat(' '), newline = simd::splat('\n'),
+                          tab = simd::splat('\t'), cr = simd::splat('\r');
         for (;;) {
-            __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-            __m128i ws =
-                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, newline)),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
-            unsigned other = ~unsigned(_mm_movemask_epi8(ws)) & 0xFFFFu;
+            simd::Bytes v = simd::load(p);
+            simd::Bytes ws =
+                simd::either(simd::either(simd::equal(v, space), simd::equal(v, newline)),
+                             simd::either(simd::equal(v, tab), simd::equal(v, cr)));
+            unsigned other = ~simd::mask(ws) & 0xFFFFu;
             if (other != 0) {
                 p += __builtin_ctz(other);
                 return;
@@ -118,20 +141,19 @@ public:
         const char* s = p + 1;
         const char* q = s;
         bool escaped = false;
-        const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+        const simd::Bytes quote = simd::splat('"'), backslash = simd::splat('\\');
         for (;;) {
             if (q >= end_) {
                 p = end_;
                 fail("unterminated string");
             }
-            __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-            int m = _mm_movemask_epi8(
-                _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+            simd::Bytes v = simd::load(q);
+            unsigned m = simd::mask(simd::either(simd::equal(v, quote), simd::equal(v, backslash)));
             if (m == 0) {
                 q += 16;
                 continue;
             }
-            q += __builtin_ctz(unsigned(m));
+            q += __builtin_ctz(m);
             if (q >= end_) continue;  // reports the unterminated string above
             if (*q == '"') break;
             escaped = true;
