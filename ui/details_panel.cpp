@@ -15,6 +15,7 @@
 #include "diagnostic.h"
 #include "palette.h"
 #include "report.h"
+#include "viewer_state.h"
 
 using namespace stackline;
 
@@ -65,7 +66,8 @@ void addValue(QTreeWidgetItem* parent, QTreeWidget* tree, const QString& key,
 
 }  // namespace
 
-DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), row_(kNoRow) {
+DetailsPanel::DetailsPanel(ViewerState* state, QWidget* parent)
+    : QWidget(parent), state_(state), row_(kNoRow) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     title_ = valueLabel();
@@ -98,7 +100,7 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), row_(kNoRow) {
     links_->setTextFormat(Qt::RichText);
     links_->setTextInteractionFlags(Qt::TextBrowserInteraction);
     connect(links_, &QLabel::linkActivated, this,
-            [this](const QString& href) { emit eventActivated(href.toUInt()); });
+            [this](const QString& href) { state_->select(href.toUInt(), true); });
     layout->addWidget(links_);
     provenance_ = valueLabel();
     provenance_->setTextFormat(Qt::RichText);
@@ -114,9 +116,10 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), row_(kNoRow) {
     stack_->setWordWrap(false);
     stack_->setAlternatingRowColors(true);
     auto activate = [this](QListWidgetItem* item) {
-        if (item && item->data(kLineRole).toInt() > 0)
-            emit frameActivated(item->data(kFileRole).toString(), item->data(kLineRole).toInt(),
-                                item->data(kCodeRole).toString());
+        if (!item || item->data(kLineRole).toInt() <= 0) return;
+        state_->showSource(item->data(kFileRole).toString(), item->data(kLineRole).toInt(),
+                           item->data(kCodeRole).toString());
+        emit frameActivated();
     };
     connect(stack_, &QListWidget::itemClicked, this, activate);
     connect(stack_, &QListWidget::itemActivated, this, activate);
@@ -130,7 +133,11 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), row_(kNoRow) {
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
-    setEvent(kNoRow);
+    connect(state_, &ViewerState::documentsChanged, this,
+            [this] { setDocument(state_->current()); });
+    connect(state_, &ViewerState::selectionChanged, this,
+            [this] { setEvent(state_->selectedRow(doc_.get())); });
+    setDocument(state_->current());
 }
 
 void DetailsPanel::setDocument(std::shared_ptr<const Document> doc) {
@@ -235,7 +242,9 @@ void DetailsPanel::showLinks(uint32_t row) {
         if (shown.contains(key)) continue;
         shown.insert(key);
         lines << QStringLiteral("<span style=\"color:%1\">%2 (%3): %4</span>")
-                     .arg(d.severity() == Severity::Error ? "#b00020" : "#8a5a00",
+                     .arg(uiColor(d.severity() == Severity::Error ? UiColor::Error
+                                                                  : UiColor::Warning)
+                              .name(),
                           d.severity() == Severity::Error ? tr("Error") : tr("Warning"),
                           QString::fromUtf8(d.kindName().data(), qsizetype(d.kindName().size())),
                           QString::fromStdString(d.message).toHtmlEscaped());
@@ -287,7 +296,7 @@ void DetailsPanel::showStack(uint32_t row) {
                                     : tr("No stack: launched outside compiled regions."));
         return;
     }
-    frames_ = parseStack(doc.provenance.stacks.json(id));
+    frames_ = stackOf(doc, row);
     for (const StackFrame& f : frames_) {
         auto* item = new QListWidgetItem(stack_);
         if (!f.isFrame()) {

@@ -1,6 +1,7 @@
-// The selected event: name, category, times, track, provenance status, links to the launching
-// runtime call / launched kernels / compiled region / fwd-bwd partner, the Python stack as a list
-// of frames and the arguments (parsed from the event's raw bytes only now).
+// The selected event of the viewer state: name, category, times, track, provenance status, links
+// to the launching runtime call / launched kernels / compiled region / fwd-bwd partner (following
+// one selects it), the Python stack as a list of frames (clicking one shows its source) and the
+// arguments (parsed from the event's raw bytes only now).
 #pragma once
 
 #include <QList>
@@ -16,36 +17,37 @@ class QLabel;
 class QListWidget;
 class QTreeWidget;
 class QFormLayout;
+class ViewerState;
 
 class DetailsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DetailsPanel(QWidget* parent = nullptr);
+    explicit DetailsPanel(ViewerState* state, QWidget* parent = nullptr);
 
-    void setDocument(std::shared_ptr<const Document> doc);
-    // Shows an event (kNoRow: nothing selected).
-    void setEvent(uint32_t row);
+    // The event shown (kNoRow: nothing selected).
     uint32_t event() const { return row_; }
 
     const QList<StackFrame>& frames() const { return frames_; }
     QListWidget* stackList() const { return stack_; }
+    QLabel* linksLabel() const { return links_; }
     QString statusLabelText() const;
     QString linksText() const;
     // For a kernel with kernel information: its graph key and post/pre grad nodes.
     QString provenanceText() const;
 
 signals:
-    void eventActivated(uint32_t row);
-    // A stack frame was clicked: show this source line.
-    // code: the line's text when the stack carried it.
-    void frameActivated(const QString& file, int line, const QString& code);
+    // A stack frame was clicked (its source is requested from the state).
+    void frameActivated();
 
 private:
+    void setDocument(std::shared_ptr<const Document> doc);
+    void setEvent(uint32_t row);
     void showLinks(uint32_t row);
     void showProvenance(uint32_t row);
     void showStack(uint32_t row);
     void showArgs(uint32_t row);
 
+    ViewerState* state_;
     std::shared_ptr<const Document> doc_;
     uint32_t row_;
     QList<StackFrame> frames_;

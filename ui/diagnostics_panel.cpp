@@ -1,11 +1,12 @@
 #include "diagnostics_panel.h"
 
-#include <QColor>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
 #include "diagnostic.h"
+#include "palette.h"
+#include "viewer_state.h"
 
 using namespace stackline;
 
@@ -17,6 +18,14 @@ void DiagnosticsModel::setDocument(std::shared_ptr<const Document> doc) {
 
 uint32_t DiagnosticsModel::eventAt(int row) const {
     return doc_->provenance.diagnostics[size_t(row)].row;
+}
+
+int DiagnosticsModel::rowOf(uint32_t event) const {
+    if (!doc_ || event == kNoRow) return -1;
+    const auto& diags = doc_->provenance.diagnostics;
+    for (size_t i = 0; i < diags.size(); ++i)
+        if (diags[i].row == event) return int(i);
+    return -1;
 }
 
 int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
@@ -36,7 +45,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         if (index.column() == Severity) return error ? 0 : 1;
     }
     if (role == Qt::ForegroundRole && index.column() == Severity)
-        return error ? QColor(0xb0, 0x00, 0x20) : QColor(0x8a, 0x5a, 0x00);
+        return uiColor(error ? UiColor::Error : UiColor::Warning);
     if (role != Qt::DisplayRole && role != TablePanel::kSortRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
@@ -71,17 +80,24 @@ QVariant DiagnosticsModel::headerData(int section, Qt::Orientation o, int role) 
     return {};
 }
 
-DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
+DiagnosticsPanel::DiagnosticsPanel(ViewerState* state, QWidget* parent)
     : TablePanel(new DiagnosticsModel, tr("Filter diagnostics…"), parent),
+      state_(state),
       model_(static_cast<DiagnosticsModel*>(proxy()->sourceModel())) {
     view()->horizontalHeader()->resizeSection(DiagnosticsModel::Kind, 200);
     view()->horizontalHeader()->resizeSection(DiagnosticsModel::Event, 260);
     connect(this, &TablePanel::rowActivated, this, [this](int row) {
         const uint32_t event = model_->eventAt(row);
-        if (event != kNoRow) emit eventActivated(event);
+        if (event != kNoRow) state_->select(event, true);
     });
-}
-
-void DiagnosticsPanel::setDocument(std::shared_ptr<const Document> doc) {
-    model_->setDocument(std::move(doc));
+    connect(state_, &ViewerState::documentsChanged, this,
+            [this] { model_->setDocument(state_->current()); });
+    connect(state_, &ViewerState::selectionChanged, this, [this] {
+        const auto doc = state_->current();
+        const uint32_t event = state_->selectedRow(doc.get());
+        // Several diagnostics can be about one event: keep the one the user clicked.
+        const int marked = markedSourceRow();
+        if (marked >= 0 && event != kNoRow && model_->eventAt(marked) == event) return;
+        markSourceRow(model_->rowOf(event));
+    });
 }

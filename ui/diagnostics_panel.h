@@ -1,5 +1,5 @@
 // Every warning and error of the provenance processor, in the order it reported them. Activating
-// one selects its event.
+// one selects its event; the first one about the selected event is marked.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -8,6 +8,8 @@
 #include "document.h"
 #include "table_panel.h"
 
+class ViewerState;
+
 class DiagnosticsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -15,6 +17,8 @@ public:
 
     void setDocument(std::shared_ptr<const Document> doc);
     uint32_t eventAt(int row) const;
+    // The first row about an event, or -1.
+    int rowOf(uint32_t event) const;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -27,13 +31,10 @@ private:
 class DiagnosticsPanel : public TablePanel {
     Q_OBJECT
 public:
-    explicit DiagnosticsPanel(QWidget* parent = nullptr);
-    void setDocument(std::shared_ptr<const Document> doc);
+    explicit DiagnosticsPanel(ViewerState* state, QWidget* parent = nullptr);
     int count() const { return model_->rowCount(); }
 
-signals:
-    void eventActivated(uint32_t row);
-
 private:
+    ViewerState* state_;
     DiagnosticsModel* model_;
 };

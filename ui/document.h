@@ -7,6 +7,7 @@
 #include <string>
 
 #include "flow_index.h"
+#include "format.h"
 #include "hotspots.h"
 #include "kernel_info.h"
 #include "provenance.h"
@@ -25,6 +26,7 @@ struct Document {
     stackline::TrackIndex tracks;
     stackline::FlowIndex flows;
     stackline::Hotspots hotspots;  // GPU time by source line
+    stackline::Summary summary;    // the counts `stackline-cli summary` prints
 
     const stackline::EventTable& events() const { return trace->events; }
     QString tracePath() const { return QString::fromStdString(trace->path); }
@@ -40,9 +42,4 @@ struct Document {
     std::string graphKeyOf(uint32_t row) const;
 };
 
-// "1.760 µs", "12.5 ms": a duration in the unit that suits it.
-QString formatDuration(int64_t ns);
-// A tick on an axis whose ticks are step apart and reach about magnitude: one unit for the whole
-// axis, with the decimals step needs ("354.9 ms").
-QString formatTick(int64_t ns, int64_t step, int64_t magnitude);
 QString statusText(stackline::KernelStatus status);

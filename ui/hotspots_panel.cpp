@@ -9,9 +9,12 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
+#include "stack_frames.h"
 #include "table_panel.h"
+#include "viewer_state.h"
 
 using namespace stackline;
 
@@ -117,7 +120,7 @@ QVariant HotspotsModel::headerData(int section, Qt::Orientation o, int role) con
     return {};
 }
 
-HotspotsPanel::HotspotsPanel(QWidget* parent) : QWidget(parent) {
+HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(parent), state_(state) {
     model_ = new HotspotsModel;
     table_ = new TablePanel(model_, tr("Filter source lines by file, function or code…"));
     QTableView* view = table_->view();
@@ -127,10 +130,11 @@ HotspotsPanel::HotspotsPanel(QWidget* parent) : QWidget(parent) {
     view->horizontalHeader()->resizeSection(HotspotsModel::Function, 110);
     view->horizontalHeader()->resizeSection(HotspotsModel::Code, 380);
     view->horizontalHeader()->setStretchLastSection(false);
-    connect(table_, &TablePanel::rowActivated, this, &HotspotsPanel::selectLine);
+    connect(table_, &TablePanel::rowActivated, this, &HotspotsPanel::chooseLine);
     connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                if (current.isValid()) selectLine(table_->proxy()->mapToSource(current).row());
+                if (current.isValid() && !following_)
+                    chooseLine(table_->proxy()->mapToSource(current).row());
             });
 
     auto* right = new QWidget;
@@ -142,7 +146,7 @@ HotspotsPanel::HotspotsPanel(QWidget* parent) : QWidget(parent) {
     kernels_ = new QListWidget;
     kernels_->setToolTip(tr("Kernels launched from the selected line; click to select one"));
     auto activate = [this](QListWidgetItem* item) {
-        if (item) emit eventActivated(item->data(kRowRole).toUInt());
+        if (item) state_->select(item->data(kRowRole).toUInt(), true);
     };
     connect(kernels_, &QListWidget::itemClicked, this, activate);
     connect(kernels_, &QListWidget::itemActivated, this, activate);
@@ -156,6 +160,10 @@ HotspotsPanel::HotspotsPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+    connect(state_, &ViewerState::documentsChanged, this,
+            [this] { setDocument(state_->current()); });
+    connect(state_, &ViewerState::selectionChanged, this, &HotspotsPanel::followSelection);
+    setDocument(state_->current());
 }
 
 void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
@@ -176,22 +184,56 @@ int HotspotsPanel::count() const {
 
 void HotspotsPanel::selectVisualRow(int row) {
     if (row < 0 || row >= table_->proxy()->rowCount()) {
-        selectLine(-1);
+        chooseLine(-1);
         return;
     }
     table_->activateSourceRow(table_->proxy()->mapToSource(table_->proxy()->index(row, 0)).row());
 }
 
-void HotspotsPanel::selectLine(int sourceRow) {
+void HotspotsPanel::chooseLine(int sourceRow) {
     if (!doc_ || sourceRow < 0 || sourceRow >= model_->rowCount()) {
         if (selected_ != -1) {
             selected_ = -1;
             kernels_->clear();
-            emit kernelsHighlighted({});
+            state_->setHighlighted({});
         }
         return;
     }
-    if (sourceRow == selected_) return;
+    const SourceLine& l = model_->line(sourceRow);
+    // A click both activates the row and makes it current: choose once.
+    if (sourceRow == selected_ && state_->highlighted() == l.rows) return;
+    showLine(sourceRow);
+    state_->setHighlighted(l.rows);
+    if (l.line > 0)
+        state_->showSource(QString::fromStdString(l.file), l.line, QString::fromStdString(l.code));
+}
+
+int HotspotsPanel::lineOf(uint32_t event) const {
+    const auto frame = innermostFrame(*doc_, event);
+    if (!frame) return -1;
+    const std::string file = frame->file.toStdString();
+    for (int r = 0; r < model_->rowCount(); ++r)
+        if (model_->line(r).line == frame->line && model_->line(r).file == file) return r;
+    return -1;
+}
+
+void HotspotsPanel::followSelection() {
+    const uint32_t event = state_->selectedRow(doc_.get());
+    if (event == kNoRow || !doc_->isKernel(event)) return;
+    // The line shown launched it too (the user chose one of its kernels): keep it.
+    if (selected_ >= 0) {
+        const auto& rows = model_->line(selected_).rows;
+        if (std::find(rows.begin(), rows.end(), event) != rows.end()) return;
+    }
+    const int line = lineOf(event);
+    if (line < 0) return;
+    following_ = true;
+    table_->markSourceRow(line);
+    following_ = false;
+    showLine(line);
+}
+
+void HotspotsPanel::showLine(int sourceRow) {
     selected_ = sourceRow;
     const SourceLine& l = model_->line(sourceRow);
     const EventTable& ev = doc_->events();
@@ -227,8 +269,4 @@ void HotspotsPanel::selectLine(int sourceRow) {
                           .arg(l.launches)
                           .arg(l.kernels.size())
                           .arg(us(l.selfUs), us(l.totalUs)));
-    emit kernelsHighlighted(l.rows);
-    if (l.line > 0)
-        emit sourceRequested(QString::fromStdString(l.file), l.line,
-                             QString::fromStdString(l.code));
 }

@@ -1,6 +1,8 @@
 // Source hotspots: GPU kernel time by Python source line (core computeHotspots), sorted by self
-// time. Selecting a line reports the kernel events it launched (the timeline highlights them)
-// and lists its kernels; activating a kernel there selects its first instance.
+// time. Choosing a line highlights the kernel events it launched (through the viewer state), shows
+// its source and lists its kernels; activating a kernel there selects its first instance. When
+// another kernel is selected, the line that launched it is marked and listed (the highlight stays
+// what the user chose).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -13,6 +15,7 @@
 class QLabel;
 class QListWidget;
 class TablePanel;
+class ViewerState;
 
 class HotspotsModel : public QAbstractTableModel {
     Q_OBJECT
@@ -33,31 +36,34 @@ private:
 class HotspotsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit HotspotsPanel(QWidget* parent = nullptr);
-    void setDocument(std::shared_ptr<const Document> doc);
+    explicit HotspotsPanel(ViewerState* state, QWidget* parent = nullptr);
 
     HotspotsModel* model() const { return model_; }
     TablePanel* table() const { return table_; }
     QListWidget* kernelList() const { return kernels_; }
-    // Selects the line shown at this (sorted) position of the table; -1 clears.
+    // Chooses the line shown at this (sorted) position of the table; -1 clears.
     void selectVisualRow(int row);
-    // The source-model row selected, or -1.
+    // The source-model row shown, or -1.
     int selectedLine() const { return selected_; }
     int count() const;
 
-signals:
-    // The kernel events of the selected line (empty: none selected).
-    void kernelsHighlighted(const std::vector<uint32_t>& rows);
-    void eventActivated(uint32_t row);
-    void sourceRequested(const QString& file, int line, const QString& code);
-
 private:
-    void selectLine(int sourceRow);
+    void setDocument(std::shared_ptr<const Document> doc);
+    // The user chose a line: highlight its kernels, show its source.
+    void chooseLine(int sourceRow);
+    // Lists a line's kernels and sums it up.
+    void showLine(int sourceRow);
+    // Marks and lists the line that launched the selected kernel.
+    void followSelection();
+    // The source-model row of an event's innermost frame, or -1.
+    int lineOf(uint32_t event) const;
 
+    ViewerState* state_;
     std::shared_ptr<const Document> doc_;
     HotspotsModel* model_;
     TablePanel* table_;
     QLabel* summary_;
     QListWidget* kernels_;
     int selected_ = -1;
+    bool following_ = false;  // marking a row is not choosing it
 };

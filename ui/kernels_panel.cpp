@@ -4,22 +4,23 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <algorithm>
-#include <unordered_map>
 
 #include "palette.h"
+#include "viewer_state.h"
 
 using namespace stackline;
 
 void KernelsModel::setDocument(const Document* doc) {
     beginResetModel();
+    doc_ = doc;
     entries_.clear();
+    byName_.clear();
     if (doc) {
         const EventTable& ev = doc->events();
-        std::unordered_map<uint32_t, size_t> byName;
         for (uint32_t row = 0; row < ev.size(); ++row) {
             if (ev.phase[row] != 'X' || !doc->isKernel(row)) continue;
             const uint32_t name = ev.kinds[row].name == ValueKind::String ? ev.name[row] : 0;
-            auto [it, inserted] = byName.try_emplace(name, entries_.size());
+            auto [it, inserted] = byName_.try_emplace(name, entries_.size());
             if (inserted) {
                 entries_.emplace_back();
                 entries_.back().name = doc->name(row);
@@ -44,6 +45,14 @@ void KernelsModel::setDocument(const Document* doc) {
                              [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
     }
     endResetModel();
+}
+
+int KernelsModel::rowOf(uint32_t event) const {
+    if (!doc_ || event >= doc_->events().size()) return -1;
+    const EventTable& ev = doc_->events();
+    if (ev.phase[event] != 'X' || !doc_->isKernel(event)) return -1;
+    auto it = byName_.find(ev.kinds[event].name == ValueKind::String ? ev.name[event] : 0);
+    return it == byName_.end() ? -1 : int(it->second);
 }
 
 int KernelsModel::rowCount(const QModelIndex& parent) const {
@@ -124,8 +133,9 @@ QVariant KernelsModel::headerData(int section, Qt::Orientation o, int role) cons
     return {};
 }
 
-KernelsPanel::KernelsPanel(QWidget* parent)
+KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     : TablePanel(new KernelsModel, tr("Filter kernels by name…"), parent),
+      state_(state),
       model_(static_cast<KernelsModel*>(proxy()->sourceModel())) {
     view()->sortByColumn(KernelsModel::Total, Qt::DescendingOrder);
     view()->horizontalHeader()->resizeSection(KernelsModel::Name, 420);
@@ -133,15 +143,14 @@ KernelsPanel::KernelsPanel(QWidget* parent)
         const auto& inst = model_->entry(row).instances;
         if (inst.empty()) return;
         // The instance after the selected one when it is one of them, else the first.
-        auto it = std::find(inst.begin(), inst.end(), selected_);
+        auto it = std::find(inst.begin(), inst.end(), state_->selectedRow(doc_.get()));
         const uint32_t next = it == inst.end() || it + 1 == inst.end() ? inst.front() : *(it + 1);
-        selected_ = next;
-        emit eventActivated(next);
+        state_->select(next, true);
     });
-}
-
-void KernelsPanel::setDocument(std::shared_ptr<const Document> doc) {
-    doc_ = std::move(doc);
-    model_->setDocument(doc_.get());
-    selected_ = kNoRow;
+    connect(state_, &ViewerState::documentsChanged, this, [this] {
+        doc_ = state_->current();
+        model_->setDocument(doc_.get());
+    });
+    connect(state_, &ViewerState::selectionChanged, this,
+            [this] { markSourceRow(model_->rowOf(state_->selectedRow(doc_.get()))); });
 }

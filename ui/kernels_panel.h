@@ -1,13 +1,17 @@
 // Every GPU kernel name with its count, total and mean time and provenance status. Activating a
-// row selects the next instance of that kernel after the current selection.
+// row selects the next instance of that kernel after the current selection; the row of the
+// selected kernel is marked.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "document.h"
 #include "table_panel.h"
+
+class ViewerState;
 
 class KernelsModel : public QAbstractTableModel {
     Q_OBJECT
@@ -22,30 +26,27 @@ public:
 
     void setDocument(const Document* doc);
     const Entry& entry(int row) const { return entries_[size_t(row)]; }
+    // The row of a kernel event's name; -1 when the event is not a kernel listed here.
+    int rowOf(uint32_t event) const;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
+    const Document* doc_ = nullptr;
     std::vector<Entry> entries_;
+    std::unordered_map<uint32_t, size_t> byName_;  // name id -> entry
 };
 
 class KernelsPanel : public TablePanel {
     Q_OBJECT
 public:
-    explicit KernelsPanel(QWidget* parent = nullptr);
-    void setDocument(std::shared_ptr<const Document> doc);
+    explicit KernelsPanel(ViewerState* state, QWidget* parent = nullptr);
     KernelsModel* model() const { return model_; }
 
-public slots:
-    void setSelectedEvent(uint32_t row) { selected_ = row; }
-
-signals:
-    void eventActivated(uint32_t row);
-
 private:
+    ViewerState* state_;
     KernelsModel* model_;
     std::shared_ptr<const Document> doc_;
-    uint32_t selected_ = stackline::kNoRow;
 };

@@ -6,7 +6,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -14,13 +13,11 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "details_panel.h"
 #include "diagnostic.h"
@@ -29,18 +26,17 @@
 #include "file_system.h"
 #include "hotspots_panel.h"
 #include "kernels_panel.h"
+#include "recent_files.h"
+#include "search_controller.h"
 #include "shortcuts_dialog.h"
 #include "source_view.h"
 #include "timeline_view.h"
-#include "track_model.h"
 #include "unresolved_panel.h"
-#include "zoom_control.h"
+#include "viewer_state.h"
 
 using namespace stackline;
 
 namespace {
-
-constexpr int kMaxRecent = 10;
 
 QString placeholderText() {
     return QObject::tr(
@@ -52,14 +48,15 @@ QString placeholderText() {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("Stackline"));
     setAcceptDrops(true);
-    zoom_ = new ZoomControl(this);
+    state_ = new ViewerState(this);
     buildLayout();
     buildMenus();
     connect(&loadJob_, &BackgroundJob::progress, this, &MainWindow::showProgress);
     connect(&exportJob_, &BackgroundJob::progress, this, &MainWindow::showProgress);
     connect(&loadJob_, &BackgroundJob::finished, this, &MainWindow::onLoadFinished);
     connect(&exportJob_, &BackgroundJob::finished, this, &MainWindow::onExportFinished);
-    setDocument(nullptr);
+    connect(state_, &ViewerState::documentsChanged, this, &MainWindow::showDocument);
+    showDocument();
     timeline_->setPlaceholder(placeholderText());
     resize(1500, 950);
 }
@@ -71,13 +68,13 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::buildLayout() {
-    timeline_ = new TimelineView(zoom_);
-    details_ = new DetailsPanel;
-    kernels_ = new KernelsPanel;
-    unresolved_ = new UnresolvedPanel;
-    diagnostics_ = new DiagnosticsPanel;
-    hotspots_ = new HotspotsPanel;
-    source_ = new SourceView;
+    timeline_ = new TimelineView(state_);
+    details_ = new DetailsPanel(state_);
+    kernels_ = new KernelsPanel(state_);
+    unresolved_ = new UnresolvedPanel(state_);
+    diagnostics_ = new DiagnosticsPanel(state_);
+    hotspots_ = new HotspotsPanel(state_);
+    source_ = new SourceView(state_);
 
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(timeline_);
@@ -99,39 +96,16 @@ void MainWindow::buildLayout() {
     main->setSizes({640, 260});
     setCentralWidget(main);
 
-    connect(timeline_, &TimelineView::selectionChanged, this, [this](uint32_t row) {
-        details_->setEvent(row);
-        kernels_->setSelectedEvent(row);
-        // The innermost frame of the selection's stack, ready in the Source tab.
-        const auto& frames = details_->frames();
-        for (auto it = frames.rbegin(); it != frames.rend(); ++it)
-            if (it->isFrame()) {
-                source_->showSource(it->file, it->line, it->code);
-                break;
-            }
-    });
     connect(details_, &DetailsPanel::frameActivated, this,
-            [this](const QString& file, int line, const QString& code) {
-                source_->showSource(file, line, code);
-                tabs_->setCurrentWidget(source_);
-            });
-    connect(hotspots_, &HotspotsPanel::kernelsHighlighted, this,
-            [this](const std::vector<uint32_t>& rows) { timeline_->setHighlightedEvents(rows); });
-    connect(hotspots_, &HotspotsPanel::eventActivated, this, &MainWindow::select);
-    connect(hotspots_, &HotspotsPanel::sourceRequested, source_, &SourceView::showSource);
-    connect(details_, &DetailsPanel::eventActivated, this, &MainWindow::select);
-    connect(kernels_, &KernelsPanel::eventActivated, this, &MainWindow::select);
-    connect(unresolved_, &UnresolvedPanel::eventActivated, this, &MainWindow::select);
-    connect(diagnostics_, &DiagnosticsPanel::eventActivated, this, &MainWindow::select);
+            [this] { tabs_->setCurrentWidget(source_); });
 
-    search_ = new QLineEdit;
-    search_->setPlaceholderText(tr("Search slices by name (Ctrl+F, Enter / Shift+Enter)"));
-    search_->setClearButtonEnabled(true);
-    search_->setMaximumWidth(420);
-    search_->installEventFilter(this);
+    search_ = new SearchController(state_, this);
+    connect(search_, &SearchController::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+    connect(search_, &SearchController::escaped, timeline_, qOverload<>(&QWidget::setFocus));
     auto* bar = addToolBar(tr("Search"));
     bar->setMovable(false);
-    bar->addWidget(search_);
+    bar->addWidget(search_->field());
 
     fileLabel_ = new QLabel;
     countsLabel_ = new QLabel;
@@ -163,17 +137,17 @@ void MainWindow::buildMenus() {
         file->addAction(tr("Add Kernel Information from &Folder…"), this, [this] {
             const QString dir = QFileDialog::getExistingDirectory(
                 this, tr("Add Kernel Information: TORCH_TRACE or tlparse output folder"),
-                doc_ ? QFileInfo(doc_->tracePath()).absolutePath() : QString());
+                document() ? QFileInfo(document()->tracePath()).absolutePath() : QString());
             if (!dir.isEmpty()) attachKernelInfo(dir);
         });
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTrace);
     file->addSeparator();
     QAction* exp = file->addAction(tr("&Export Annotated Trace…"), QKeySequence(tr("Ctrl+E")), this,
                                    &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     documentActions_ << kinfo << kinfoFolder << exp;
-    rebuildRecentMenu();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto add = [&](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
@@ -190,12 +164,24 @@ void MainWindow::buildMenus() {
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        search_->setFocus();
-        search_->selectAll();
+        search_->field()->setFocus();
+        search_->field()->selectAll();
     });
-    go->addAction(tr("Find &Next"), QKeySequence::FindNext, this, &MainWindow::findNext);
-    go->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, this,
-                  &MainWindow::findPrevious);
+    go->addAction(tr("Find &Next"), QKeySequence::FindNext, search_, &SearchController::findNext);
+    go->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, search_,
+                  &SearchController::findPrevious);
+    go->addSeparator();
+    QAction* back = go->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), state_,
+                                  &ViewerState::back);
+    QAction* forward = go->addAction(tr("For&ward"), QKeySequence(Qt::ALT | Qt::Key_Right), state_,
+                                     &ViewerState::forward);
+    auto updateHistory = [this, back, forward] {
+        back->setEnabled(state_->canGoBack());
+        forward->setEnabled(state_->canGoForward());
+    };
+    connect(state_, &ViewerState::historyChanged, this, updateHistory);
+    connect(state_, &ViewerState::selectionChanged, this, updateHistory);
+    updateHistory();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* keys =
@@ -213,6 +199,10 @@ bool MainWindow::isBusy() const {
     return loadJob_.isRunning() || exportJob_.isRunning();
 }
 
+const Document* MainWindow::document() const {
+    return state_->current().get();
+}
+
 void MainWindow::cancelJobs() {
     loadJob_.cancel();
     exportJob_.cancel();
@@ -223,8 +213,8 @@ void MainWindow::openTrace(const QString& trace, const QString& kernelInfo) {
 }
 
 void MainWindow::attachKernelInfo(const QString& kernelInfo) {
-    if (!doc_) return;
-    startLoad({doc_->tracePath(), kernelInfo, doc_->trace});
+    if (!document()) return;
+    startLoad({document()->tracePath(), kernelInfo, document()->trace});
 }
 
 void MainWindow::startLoad(const LoadRequest& request) {
@@ -257,55 +247,45 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
         emit loadFailed(error);
         return;
     }
-    setDocument(std::move(*result));
+    state_->setDocument(std::move(*result));
     timeline_->setFocus();
-    addRecent(doc_->tracePath(), doc_->kernelInfoFound ? QString() : doc_->kernelInfoPath);
+    const Document* doc = document();
+    recent_->add(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
     warnIfKernelInfoMatchesNothing();
     emit documentLoaded();
 }
 
-void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
-    doc_ = std::move(doc);
-    trackModel_ = doc_ ? std::make_shared<TrackModel>(doc_) : nullptr;
-    if (doc_) zoom_->setTraceRange(doc_->tracks.startNs(), doc_->tracks.endNs());
-    timeline_->setModel(trackModel_);
-    details_->setDocument(doc_);
-    kernels_->setDocument(doc_);
-    unresolved_->setDocument(doc_);
-    diagnostics_->setDocument(doc_);
-    hotspots_->setDocument(doc_);
-    source_->setTraceFolder(doc_ ? QFileInfo(doc_->tracePath()).absolutePath() : QString());
-    searchHits_.clear();
-    searchText_.clear();
-    for (QAction* a : documentActions_) a->setEnabled(bool(doc_));
-    tabs_->setTabText(1, tr("Unresolved (%1)").arg(doc_ ? unresolved_->count() : 0));
-    tabs_->setTabText(2, tr("Diagnostics (%1)").arg(doc_ ? diagnostics_->count() : 0));
-    tabs_->setTabText(3, tr("Hotspots (%1)").arg(doc_ ? hotspots_->count() : 0));
-    if (!doc_) {
+void MainWindow::showDocument() {
+    const Document* doc = document();
+    for (QAction* a : documentActions_) a->setEnabled(bool(doc));
+    tabs_->setTabText(1, tr("Unresolved (%1)").arg(doc ? unresolved_->count() : 0));
+    tabs_->setTabText(2, tr("Diagnostics (%1)").arg(doc ? diagnostics_->count() : 0));
+    tabs_->setTabText(3, tr("Hotspots (%1)").arg(doc ? hotspots_->count() : 0));
+    countsLabel_->setText(countsText());
+    if (!doc) {
         fileLabel_->setText(tr("No trace open"));
-        countsLabel_->clear();
         return;
     }
-    const QString name = QFileInfo(doc_->tracePath()).fileName();
+    const QString name = QFileInfo(doc->tracePath()).fileName();
     setWindowTitle(tr("%1 — Stackline").arg(name));
     QString kinfo = tr("no kernel information");
-    if (!doc_->kernelInfoPath.isEmpty()) {
-        kinfo = tr("kernel info: %1").arg(QFileInfo(doc_->kernelInfoPath).fileName());
-        if (doc_->kernelInfoFound) kinfo += tr(" (found beside the trace)");
+    if (!doc->kernelInfoPath.isEmpty()) {
+        kinfo = tr("kernel info: %1").arg(QFileInfo(doc->kernelInfoPath).fileName());
+        if (doc->kernelInfoFound) kinfo += tr(" (found beside the trace)");
     }
     fileLabel_->setText(tr("trace: %1 · %2").arg(name, kinfo));
-    fileLabel_->setToolTip(doc_->tracePath() + QLatin1Char('\n') + doc_->kernelInfoPath);
-    const auto& models = *kernels_->model();
-    uint64_t kernels = 0, annotated = 0;
-    for (int r = 0; r < models.rowCount(); ++r) {
-        kernels += models.entry(r).instances.size();
-        annotated += models.entry(r).annotated;
-    }
-    countsLabel_->setText(tr("%1 events · %2 kernels · %3 annotated · %4 unresolved")
-                              .arg(doc_->events().size())
-                              .arg(kernels)
-                              .arg(annotated)
-                              .arg(unresolved_->count()));
+    fileLabel_->setToolTip(doc->tracePath() + QLatin1Char('\n') + doc->kernelInfoPath);
+}
+
+QString MainWindow::countsText() const {
+    const Document* doc = document();
+    if (!doc) return {};
+    const stackline::Summary& s = doc->summary;
+    return tr("%1 events · %2 kernels · %3 annotated · %4 unresolved")
+        .arg(s.events)
+        .arg(s.kernels)
+        .arg(s.annotatedKernels)
+        .arg(s.unresolvedKernels);
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -326,13 +306,14 @@ void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& name, con
 // Kernel information from another model or run loads fine but annotates nothing; say so rather
 // than leave the user wondering why no kernel has a stack.
 void MainWindow::warnIfKernelInfoMatchesNothing() {
-    if (!doc_ || doc_->kernelInfo.empty() || doc_->provenance.annotatedCount > 0) return;
+    const Document* doc = document();
+    if (!doc || doc->kernelInfo.empty() || doc->provenance.annotatedCount > 0) return;
     int regions = 0;
-    for (const Diagnostic& d : doc_->provenance.diagnostics)
+    for (const Diagnostic& d : doc->provenance.diagnostics)
         regions += d.kind == DiagnosticKind::RegionWithoutKernelInfo;
     if (regions == 0) return;
     tabs_->setCurrentWidget(diagnostics_);
-    const QString trace = QFileInfo(doc_->tracePath()).fileName();
+    const QString trace = QFileInfo(doc->tracePath()).fileName();
     const QString where = regions == 1
                               ? tr("the compiled region of %1").arg(trace)
                               : tr("any of the %1 compiled regions of %2").arg(regions).arg(trace);
@@ -340,7 +321,7 @@ void MainWindow::warnIfKernelInfoMatchesNothing() {
                    tr("Kernel information does not match"),
                    tr("%1 has no entry for %2, so no kernel was given a stack. The Diagnostics tab "
                       "lists each region and the key it was looked up under.")
-                       .arg(QFileInfo(doc_->kernelInfoPath).fileName(), where));
+                       .arg(QFileInfo(doc->kernelInfoPath).fileName(), where));
 }
 
 void MainWindow::showProgress(const QString& stage, int permille) {
@@ -351,8 +332,8 @@ void MainWindow::showProgress(const QString& stage, int permille) {
 }
 
 void MainWindow::exportTo(const QString& path) {
-    if (!doc_ || exportJob_.isRunning()) return;
-    if (doc_->kernelInfo.empty()) {
+    if (!document() || exportJob_.isRunning()) return;
+    if (document()->kernelInfo.empty()) {
         showError(tr("Nothing to export"),
                   tr("Exporting writes the stacks from kernel information into the trace. Add "
                      "kernel information first (File → Add Kernel Information…)."));
@@ -360,7 +341,7 @@ void MainWindow::exportTo(const QString& path) {
         return;
     }
     pendingExport_ = path;
-    auto doc = doc_;
+    auto doc = state_->current();
     showProgress(tr("Exporting"), -1);
     exportJob_.start([doc, path](BackgroundJob::Context& c) {
         c.setStage(QObject::tr("Writing %1").arg(QFileInfo(path).fileName()));
@@ -397,123 +378,6 @@ bool MainWindow::showTab(const QString& name) {
     return false;
 }
 
-void MainWindow::select(uint32_t row) {
-    timeline_->selectEvent(row);
-    timeline_->revealEvent(row);
-}
-
-uint32_t MainWindow::findEvent(const QString& text) const {
-    if (!doc_ || text.isEmpty()) return kNoRow;
-    const EventTable& ev = doc_->events();
-    bool isNumber = false;
-    const qulonglong uid = text.toULongLong(&isNumber);
-    if (isNumber && uid < ev.size()) return uint32_t(uid);
-    const QByteArray utf8 = text.toUtf8();
-    const std::string_view needle(utf8.constData(), size_t(utf8.size()));
-    uint32_t exact = kNoRow, partial = kNoRow;
-    auto earlier = [&](uint32_t a, uint32_t b) { return b == kNoRow || ev.tsNs[a] < ev.tsNs[b]; };
-    for (uint32_t row = 0; row < ev.size(); ++row) {
-        if (doc_->tracks.trackOf(row) == kNoTrack) continue;
-        const std::string_view name = ev.nameOf(row);
-        if (name == needle && earlier(row, exact))
-            exact = row;
-        else if (name.find(needle) != std::string_view::npos && earlier(row, partial))
-            partial = row;
-    }
-    return exact != kNoRow ? exact : partial;
-}
-
-void MainWindow::focusEvent(uint32_t row) {
-    if (!doc_ || row == kNoRow) return;
-    const EventTable& ev = doc_->events();
-    const int64_t dur = std::max<int64_t>(0, ev.durNs[row]);
-    const int64_t centre = ev.tsNs[row] + dur / 2;
-    // Wide enough to show the slice with context, and a kernel's launch unless that is so far
-    // away that the kernel would shrink to a few pixels (its arrow still points that way).
-    int64_t half = std::max<int64_t>(dur * 3, 2000);
-    const uint32_t launch = doc_->launchOf(row);
-    const int64_t reach = launch == kNoRow ? 0 : std::abs(centre - ev.tsNs[launch]) * 5 / 4;
-    if (reach <= std::max<int64_t>(dur * 25, 50'000)) half = std::max(half, reach);
-    zoom_->setWindow(centre - half, centre + half);
-    select(row);
-}
-
-void MainWindow::updateSearchHits() {
-    const QString text = search_->text().trimmed();
-    if (text == searchText_) return;
-    searchText_ = text;
-    searchHits_.clear();
-    if (!doc_ || text.isEmpty()) return;
-    const EventTable& ev = doc_->events();
-    // Match each distinct name once, then collect the events carrying a matching name.
-    std::vector<uint8_t> matches(ev.strings.size(), 0);
-    for (uint32_t id = 1; id < ev.strings.size(); ++id) {
-        const std::string_view s = ev.strings.at(id);
-        matches[id] =
-            QString::fromUtf8(s.data(), qsizetype(s.size())).contains(text, Qt::CaseInsensitive);
-    }
-    for (uint32_t row = 0; row < ev.size(); ++row)
-        if (ev.kinds[row].name == ValueKind::String && matches[ev.name[row]] &&
-            doc_->tracks.trackOf(row) != kNoTrack)
-            searchHits_.push_back(row);
-    std::stable_sort(searchHits_.begin(), searchHits_.end(),
-                     [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
-}
-
-void MainWindow::findNext() {
-    step(+1);
-}
-void MainWindow::findPrevious() {
-    step(-1);
-}
-
-void MainWindow::step(int direction) {
-    updateSearchHits();
-    if (searchHits_.empty()) {
-        statusBar()->showMessage(searchText_.isEmpty() ? QString() : tr("No match"), 5000);
-        return;
-    }
-    const EventTable& ev = doc_->events();
-    const uint32_t sel = timeline_->selectedEvent();
-    auto before = [&](uint32_t a, uint32_t b) {
-        return ev.tsNs[a] != ev.tsNs[b] ? ev.tsNs[a] < ev.tsNs[b] : a < b;
-    };
-    size_t i = 0;
-    if (sel != kNoRow) {
-        auto it = std::find(searchHits_.begin(), searchHits_.end(), sel);
-        if (it != searchHits_.end()) {
-            const size_t pos = size_t(it - searchHits_.begin());
-            i = (pos + searchHits_.size() + size_t(direction)) % searchHits_.size();
-        } else {
-            // The first hit after (or last before) the selection.
-            auto after = std::upper_bound(searchHits_.begin(), searchHits_.end(), sel, before);
-            i = direction > 0
-                    ? (after == searchHits_.end() ? 0 : size_t(after - searchHits_.begin()))
-                    : (after == searchHits_.begin() ? searchHits_.size() - 1
-                                                    : size_t(after - searchHits_.begin()) - 1);
-        }
-    } else if (direction < 0) {
-        i = searchHits_.size() - 1;
-    }
-    select(searchHits_[i]);
-    statusBar()->showMessage(tr("Match %1 of %2").arg(i + 1).arg(searchHits_.size()), 5000);
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == search_ && event->type() == QEvent::KeyPress) {
-        auto* key = static_cast<QKeyEvent*>(event);
-        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
-            step(key->modifiers() & Qt::ShiftModifier ? -1 : +1);
-            return true;
-        }
-        if (key->key() == Qt::Key_Escape) {
-            timeline_->setFocus();
-            return true;
-        }
-    }
-    return QMainWindow::eventFilter(watched, event);
-}
-
 void MainWindow::chooseTrace() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Trace"), QString(),
@@ -522,7 +386,7 @@ void MainWindow::chooseTrace() {
 }
 
 void MainWindow::chooseKernelInfo() {
-    const QString dir = doc_ ? QFileInfo(doc_->tracePath()).absolutePath() : QString();
+    const QString dir = document() ? QFileInfo(document()->tracePath()).absolutePath() : QString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Add Kernel Information"), dir,
         tr("Kernel information (*.json *.json.gz *.log *.txt);;Kernel information registry "
@@ -531,8 +395,8 @@ void MainWindow::chooseKernelInfo() {
 }
 
 void MainWindow::chooseExport() {
-    if (!doc_) return;
-    QString suggested = doc_->tracePath();
+    if (!document()) return;
+    QString suggested = document()->tracePath();
     for (const char* ext : {".json.gz", ".json"})
         if (suggested.endsWith(QLatin1String(ext))) suggested.chop(int(strlen(ext)));
     suggested += QStringLiteral(".annotated.json.gz");
@@ -540,34 +404,6 @@ void MainWindow::chooseExport() {
         QFileDialog::getSaveFileName(this, tr("Export Annotated Trace"), suggested,
                                      tr("Compressed trace (*.json.gz);;Trace (*.json)"));
     if (!path.isEmpty()) exportTo(path);
-}
-
-void MainWindow::addRecent(const QString& trace, const QString& kernelInfo) {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString entry =
-        QFileInfo(trace).absoluteFilePath() +
-        (kernelInfo.isEmpty() ? QString()
-                              : QLatin1Char('\n') + QFileInfo(kernelInfo).absoluteFilePath());
-    recent.removeAll(entry);
-    recent.prepend(entry);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& entry : recent) {
-        const QStringList parts = entry.split(QLatin1Char('\n'));
-        QString text = QFileInfo(parts[0]).fileName();
-        if (parts.size() > 1) text += tr(" + %1").arg(QFileInfo(parts[1]).fileName());
-        QAction* a = recentMenu_->addAction(text, this,
-                                            [this, parts] { openTrace(parts[0], parts.value(1)); });
-        a->setToolTip(parts.join(QLatin1Char('\n')));
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
@@ -583,7 +419,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
     }
     if (!trace.isEmpty())
         openTrace(trace, kinfo);
-    else if (!kinfo.isEmpty() && doc_)
+    else if (!kinfo.isEmpty() && document())
         attachKernelInfo(kinfo);
     else
         return;

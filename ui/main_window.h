@@ -1,13 +1,13 @@
-// The main window: timeline and details side by side, the Kernels / Unresolved / Diagnostics /
-// Hotspots / Source tabs below, search in the tool bar, file and kernel-information names in the
-// status bar. Loading and exporting run as BackgroundJobs with progress and Cancel; a failed load
+// The main window: the layout, menus and actions. Timeline and details side by side, the Kernels /
+// Unresolved / Diagnostics / Hotspots / Source tabs below, search in the tool bar, file and
+// kernel-information names and the trace's counts in the status bar. Every view follows one
+// ViewerState. Loading and exporting run as BackgroundJobs with progress and Cancel; a failed load
 // keeps the open trace.
 #pragma once
 
 #include <QMainWindow>
 #include <QMessageBox>
 #include <memory>
-#include <vector>
 
 #include "background_job.h"
 #include "load_job.h"
@@ -18,15 +18,15 @@ class HotspotsPanel;
 class SourceView;
 class KernelsPanel;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class RecentFiles;
+class SearchController;
 class TimelineView;
-class TrackModel;
 class UnresolvedPanel;
-class ZoomControl;
+class ViewerState;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,16 +42,13 @@ public:
     // Stops a running load or export (the Cancel button).
     void cancelJobs();
 
-    const Document* document() const { return doc_.get(); }
+    // The open trace (the state's current document), or null.
+    const Document* document() const;
     bool isBusy() const;
     QString lastError() const { return lastError_; }
 
-    // The event with this uid, else the first slice (by time) named exactly `text`, else the first
-    // whose name contains it; kNoRow when none.
-    uint32_t findEvent(const QString& text) const;
-    // Selects an event, centres it and zooms so that its launch (for a kernel) is in view too.
-    void focusEvent(uint32_t row);
-
+    ViewerState* state() const { return state_; }
+    SearchController* search() const { return search_; }
     TimelineView* timeline() const { return timeline_; }
     DetailsPanel* details() const { return details_; }
     KernelsPanel* kernels() const { return kernels_; }
@@ -62,11 +59,8 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     // Shows the tab named kernels, unresolved, diagnostics, hotspots or source; false if none.
     bool showTab(const QString& name);
-    QLineEdit* searchField() const { return search_; }
-
-public slots:
-    void findNext();
-    void findPrevious();
+    // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
+    QString countsText() const;
 
 signals:
     void documentLoaded();
@@ -78,7 +72,6 @@ protected:
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
     void closeEvent(QCloseEvent*) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildMenus();
@@ -86,24 +79,17 @@ private:
     void startLoad(const LoadRequest& request);
     void onLoadFinished(bool cancelled, const QString& error);
     void onExportFinished(bool cancelled, const QString& error);
-    void setDocument(std::shared_ptr<const Document> doc);
+    void showDocument();
     void showError(const QString& title, const QString& message);
     void showMessageBox(QMessageBox::Icon icon, const QString& name, const QString& title,
                         const QString& message);
     void warnIfKernelInfoMatchesNothing();
     void showProgress(const QString& stage, int permille);
-    void select(uint32_t row);
-    void updateSearchHits();
-    void step(int direction);
     void chooseTrace();
     void chooseKernelInfo();
     void chooseExport();
-    void addRecent(const QString& trace, const QString& kernelInfo);
-    void rebuildRecentMenu();
 
-    std::shared_ptr<const Document> doc_;
-    std::shared_ptr<TrackModel> trackModel_;
-    ZoomControl* zoom_;
+    ViewerState* state_;
     TimelineView* timeline_;
     DetailsPanel* details_;
     KernelsPanel* kernels_;
@@ -112,14 +98,14 @@ private:
     HotspotsPanel* hotspots_;
     SourceView* source_;
     QTabWidget* tabs_;
-    QLineEdit* search_;
+    SearchController* search_;
+    RecentFiles* recent_;
     QLabel* fileLabel_;
     QLabel* countsLabel_;
     QWidget* progressBox_;
     QLabel* progressLabel_;
     QProgressBar* progressBar_;
     QPushButton* cancelButton_;
-    QMenu* recentMenu_;
     QList<QAction*> documentActions_;
 
     BackgroundJob loadJob_;
@@ -128,7 +114,4 @@ private:
     std::shared_ptr<std::shared_ptr<Document>> pendingResult_;
     QString pendingExport_;
     QString lastError_;
-
-    QString searchText_;
-    std::vector<uint32_t> searchHits_;  // by start time
 };

@@ -1,5 +1,5 @@
-// What kind of slice an event is, for colouring, and the colours. Kernels are coloured by
-// provenance status; every other slice by its category.
+// Every colour the viewer paints: what kind of slice an event is and its colour (kernels by
+// provenance status, every other slice by its category), and the colours of everything else.
 #pragma once
 
 #include <QBrush>
@@ -29,3 +29,37 @@ QBrush unresolvedHatch();
 QColor unresolvedOutline();
 QColor selectionColor();
 const char* styleName(SliceStyle style);
+
+// Colours of what is not a slice.
+enum class UiColor : uint8_t {
+    Gutter,         // the timeline's label column
+    ProcessHeader,  // a process's header row (and the gap between its tracks)
+    RowEven,        // track backgrounds, alternating
+    RowOdd,
+    Text,
+    Line,  // separators and ruler ticks
+    Ruler,
+    RangeBand,      // a dragged time range, in the ruler
+    RangeShade,     // ... and over the tracks
+    RangePlate,     // the plate its length is written on
+    RangeText,      // and that text and plate outline
+    HighlightFill,  // events highlighted (a hotspot's kernels)
+    HighlightOutline,
+    SelectionHalo,  // the thin line between the selection outline and the slice
+    LaunchFlow,     // ac2g arrows from a runtime launch to its kernel
+    OtherFlow,      // forward-backward and other flows
+    Error,          // diagnostics
+    Warning,
+    Remark,        // secondary text (a resolved source path)
+    MarkedLine,    // the Source pane's line of the frame
+    SourceGutter,  // ... its line-number column
+    SourceLineNumber,
+    PyKeyword,  // Python highlighting
+    PyBuiltin,
+    PyDefinition,
+    PyDecorator,
+    PyNumber,
+    PyString,
+    PyComment,
+};
+QColor uiColor(UiColor role);

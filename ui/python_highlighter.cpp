@@ -1,5 +1,7 @@
 #include "python_highlighter.h"
 
+#include "palette.h"
+
 namespace {
 
 QTextCharFormat makeFormat(const QColor& color, bool bold = false, bool italic = false) {
@@ -36,8 +38,8 @@ PythonHighlighter::PythonHighlighter(QTextDocument* parent) : QSyntaxHighlighter
         QStringLiteral("float"), QStringLiteral("str"),        QStringLiteral("list"),
         QStringLiteral("dict"),  QStringLiteral("isinstance"), QStringLiteral("enumerate"),
         QStringLiteral("zip"),   QStringLiteral("tuple"),      QStringLiteral("set")};
-    const QTextCharFormat kw = makeFormat(QColor(0x00, 0x33, 0xb3), true);
-    const QTextCharFormat bi = makeFormat(QColor(0x87, 0x10, 0x94));
+    const QTextCharFormat kw = makeFormat(uiColor(UiColor::PyKeyword), true);
+    const QTextCharFormat bi = makeFormat(uiColor(UiColor::PyBuiltin));
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(") + keywords.join(QLatin1Char('|')) +
                                          QStringLiteral(")\\b")),
                       kw});
@@ -45,14 +47,14 @@ PythonHighlighter::PythonHighlighter(QTextDocument* parent) : QSyntaxHighlighter
                                          QStringLiteral(")\\b")),
                       bi});
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:def|class)\\s+(\\w+)")),
-                      makeFormat(QColor(0x00, 0x62, 0x7a), true), 1});
+                      makeFormat(uiColor(UiColor::PyDefinition), true), 1});
     rules_.push_back({QRegularExpression(QStringLiteral("^\\s*@[\\w.]+")),
-                      makeFormat(QColor(0x9e, 0x88, 0x0d))});
+                      makeFormat(uiColor(UiColor::PyDecorator))});
     rules_.push_back({QRegularExpression(QStringLiteral(
                           "\\b(?:0[xX][0-9a-fA-F_]+|\\d[\\d_]*\\.?\\d*(?:[eE][+-]?\\d+)?j?)\\b")),
-                      makeFormat(QColor(0x17, 0x50, 0xeb))});
-    string_ = makeFormat(QColor(0x06, 0x7d, 0x17));
-    comment_ = makeFormat(QColor(0x8c, 0x8c, 0x8c), false, true);
+                      makeFormat(uiColor(UiColor::PyNumber))});
+    string_ = makeFormat(uiColor(UiColor::PyString));
+    comment_ = makeFormat(uiColor(UiColor::PyComment), false, true);
 }
 
 void PythonHighlighter::highlightBlock(const QString& text) {

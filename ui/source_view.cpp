@@ -14,8 +14,11 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "palette.h"
 #include "path_map.h"
 #include "python_highlighter.h"
+#include "stack_frames.h"
+#include "viewer_state.h"
 
 namespace {
 
@@ -60,8 +63,8 @@ private:
     void updateMargin() { setViewportMargins(gutterWidth(), 0, 0, 0); }
     void paintGutter(QPaintEvent* e) {
         QPainter p(gutter_);
-        p.fillRect(e->rect(), QColor(0xf0, 0xf0, 0xf0));
-        p.setPen(QColor(0x99, 0x99, 0x99));
+        p.fillRect(e->rect(), uiColor(UiColor::SourceGutter));
+        p.setPen(uiColor(UiColor::SourceLineNumber));
         p.setFont(font());
         QTextBlock block = firstVisibleBlock();
         int top = int(blockBoundingGeometry(block).translated(contentOffset()).top());
@@ -83,7 +86,7 @@ constexpr qint64 kMaxSourceBytes = 16 * 1024 * 1024;
 
 }  // namespace
 
-SourceView::SourceView(QWidget* parent) : QWidget(parent) {
+SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -101,7 +104,7 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     message_ = new QLabel;
     message_->setWordWrap(true);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    message_->setStyleSheet(QStringLiteral("color: #8a5a00"));
+    message_->setStyleSheet(QStringLiteral("color: %1").arg(uiColor(UiColor::Warning).name()));
     layout->addWidget(message_);
     editor_ = new CodeEditor;
     editor_->setReadOnly(true);
@@ -111,6 +114,18 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent) {
     highlighter_ = new PythonHighlighter(editor_->document());
     layout->addWidget(editor_, 1);
     clear();
+    if (!state) return;
+    connect(state, &ViewerState::documentsChanged, this, [this, state] {
+        const auto doc = state->current();
+        setTraceFolder(doc ? QFileInfo(doc->tracePath()).absolutePath() : QString());
+    });
+    connect(state, &ViewerState::selectionChanged, this, [this, state] {
+        const EventRef e = state->selected();
+        if (!e.isValid()) return;
+        if (const auto frame = innermostFrame(*e.doc, e.row))
+            showSource(frame->file, frame->line, frame->code);
+    });
+    connect(state, &ViewerState::sourceRequested, this, &SourceView::showSource);
 }
 
 void SourceView::setTraceFolder(const QString& folder) {
@@ -165,9 +180,9 @@ void SourceView::reload() {
     if (!resolved_.isEmpty()) {
         heading_->setToolTip(resolved_);
         if (resolved_ != recorded_)
-            heading_->setText(
-                heading_->text() +
-                tr(" <span style=\"color:gray\">→ %1</span>").arg(resolved_.toHtmlEscaped()));
+            heading_->setText(heading_->text() +
+                              tr(" <span style=\"color:%1\">→ %2</span>")
+                                  .arg(uiColor(UiColor::Remark).name(), resolved_.toHtmlEscaped()));
         message_->clear();
         message_->hide();
         mapButton_->setVisible(resolved_ != recorded_);
@@ -200,7 +215,7 @@ void SourceView::reload() {
     QTextCursor c(editor_->document()->findBlockByNumber(1));
     editor_->setTextCursor(c);
     QTextEdit::ExtraSelection sel;
-    sel.format.setBackground(QColor(255, 236, 160));
+    sel.format.setBackground(uiColor(UiColor::MarkedLine));
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
     sel.cursor = c;
     editor_->setExtraSelections({sel});
@@ -226,7 +241,7 @@ void SourceView::markLine(int line) {
     QTextCursor c(block);
     editor_->setTextCursor(c);
     QTextEdit::ExtraSelection sel;
-    sel.format.setBackground(QColor(255, 236, 160));
+    sel.format.setBackground(uiColor(UiColor::MarkedLine));
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
     sel.cursor = c;
     editor_->setExtraSelections({sel});

@@ -1,7 +1,8 @@
 // The Source pane: the file of a stack frame, read-only, with Python highlighting, the frame's
 // line marked and scrolled into view. Recorded paths are mapped with the trace folder's path map
 // (path_map.h); a missing file shows where it looked and a "Map Folder…" button, and the frame's
-// code line when the stack string carried it.
+// code line when the stack string carried it. Given the viewer state, it shows the innermost frame
+// of each selected event and every source line the state is asked to show.
 #pragma once
 
 #include <QString>
@@ -11,11 +12,12 @@ class PythonHighlighter;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class ViewerState;
 
 class SourceView : public QWidget {
     Q_OBJECT
 public:
-    explicit SourceView(QWidget* parent = nullptr);
+    explicit SourceView(ViewerState* state = nullptr, QWidget* parent = nullptr);
 
     // The folder of the open trace: whose path map applies (empty: none open).
     void setTraceFolder(const QString& folder);

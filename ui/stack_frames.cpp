@@ -1,5 +1,6 @@
 #include "stack_frames.h"
 
+#include "document.h"
 #include "source_frames.h"
 
 QList<StackFrame> parseStack(const std::string& json) {
@@ -25,4 +26,17 @@ QList<StackFrame> parseStack(const std::string& json) {
     // Not a list of strings: show the value itself.
     if (strings.empty()) raw(json);
     return out;
+}
+
+QList<StackFrame> stackOf(const Document& doc, uint32_t row) {
+    if (row >= doc.events().size()) return {};
+    const uint32_t id = doc.provenance.stack[row];
+    return id == 0 ? QList<StackFrame>() : parseStack(doc.provenance.stacks.json(id));
+}
+
+std::optional<StackFrame> innermostFrame(const Document& doc, uint32_t row) {
+    const QList<StackFrame> frames = stackOf(doc, row);
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+        if (it->isFrame()) return *it;
+    return std::nullopt;
 }

@@ -5,7 +5,10 @@
 
 #include <QList>
 #include <QString>
+#include <optional>
 #include <string>
+
+struct Document;
 
 struct StackFrame {
     QString file;
@@ -19,3 +22,7 @@ struct StackFrame {
 
 // Frames of a stack given as JSON text (usually a list of strings), outermost first.
 QList<StackFrame> parseStack(const std::string& json);
+// The Python stack an event carries (none: empty).
+QList<StackFrame> stackOf(const Document& doc, uint32_t row);
+// Its innermost frame: the line that launched it.
+std::optional<StackFrame> innermostFrame(const Document& doc, uint32_t row);

@@ -1,6 +1,7 @@
 #include "table_panel.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -47,4 +48,23 @@ void TablePanel::activateSourceRow(int row) {
     if (!index.isValid()) return;
     view_->setCurrentIndex(index);
     emit rowActivated(row);
+}
+
+void TablePanel::markSourceRow(int row) {
+    const QModelIndex index =
+        row < 0 ? QModelIndex() : proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0));
+    if (!index.isValid()) {
+        view_->selectionModel()->clear();
+        return;
+    }
+    view_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view_->scrollTo(index);
+}
+
+int TablePanel::markedSourceRow() const {
+    const QModelIndex index = view_->selectionModel()->currentIndex();
+    return index.isValid() && view_->selectionModel()->isSelected(index)
+               ? proxy_->mapToSource(index).row()
+               : -1;
 }

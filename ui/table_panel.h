@@ -1,6 +1,6 @@
 // A filterable, sortable table: a filter field over a QTableView on a QSortFilterProxyModel.
 // Models give numbers for sorting under kSortRole. Clicking or activating a row reports its
-// source-model row.
+// source-model row; a panel that follows the viewer's selection marks the row showing it.
 #pragma once
 
 #include <QWidget>
@@ -23,6 +23,11 @@ public:
     QLineEdit* filter() const { return filter_; }
     // Clicks the row showing source row `row` (for tests and keyboard navigation).
     void activateSourceRow(int row);
+    // Marks the row showing source row `row` as the current one, scrolled into view, without
+    // activating it (a panel following the selection); -1 clears the mark.
+    void markSourceRow(int row);
+    // The source row of the marked (current) row, or -1.
+    int markedSourceRow() const;
 
 signals:
     void rowActivated(int sourceRow);

@@ -3,7 +3,9 @@
 #include <QFontMetrics>
 #include <algorithm>
 
-using namespace stackline;
+#include "format.h"
+#include "palette.h"
+
 using G = TimelineGeometry;
 
 namespace {
@@ -14,13 +16,6 @@ constexpr int kWide = 4;
 constexpr int kLabelMinWidth = 36;
 constexpr int kUnresolvedBand = 6;
 
-const QColor kGutter(0xee, 0xf0, 0xf3);
-const QColor kHeader(0xdd, 0xe2, 0xe9);
-const QColor kRowA(0xff, 0xff, 0xff);
-const QColor kRowB(0xf6, 0xf7, 0xf9);
-const QColor kText(0x20, 0x24, 0x2a);
-const QColor kLine(0xc4, 0xca, 0xd3);
-
 }  // namespace
 
 void TimelineGeometry::layoutRows(const TrackModel& model) {
@@ -29,7 +24,8 @@ void TimelineGeometry::layoutRows(const TrackModel& model) {
     int y = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         // A gap after each track's last row.
-        if (i > 0 && rows[i].track != rows[i - 1].track && rows[i - 1].track != kNoTrack)
+        if (i > 0 && rows[i].track != rows[i - 1].track &&
+            rows[i - 1].kind != TrackModel::RowKind::ProcessHeader)
             y += kTrackGap;
         rowTop[i] = y;
         y += rowHeight(rows[i].kind);
@@ -66,22 +62,26 @@ std::pair<int, int> TimelineGeometry::columns(int64_t start, int64_t end, int mi
 }
 
 TimelinePainter::TimelinePainter(const TrackModel& model)
-    : model_(model), batches_(size_t(SliceStyle::Count)) {
+    : model_(model),
+      batches_(size_t(SliceStyle::Count)),
+      gutter_(uiColor(UiColor::Gutter)),
+      header_(uiColor(UiColor::ProcessHeader)),
+      rowEven_(uiColor(UiColor::RowEven)),
+      rowOdd_(uiColor(UiColor::RowOdd)),
+      text_(uiColor(UiColor::Text)),
+      line_(uiColor(UiColor::Line)) {
     font_.setPointSizeF(8.5);
     boldFont_ = font_;
     boldFont_.setBold(true);
 }
 
-const QString& TimelinePainter::nameText(uint32_t event) {
-    const EventTable& ev = model_.doc().events();
-    const uint32_t id = ev.kinds[event].name == ValueKind::String ? ev.name[event] : 0;
-    if (names_.size() < ev.strings.size()) {
-        names_.resize(ev.strings.size());
-        nameWidths_.resize(ev.strings.size(), -1);
+const QString& TimelinePainter::nameText(uint32_t id) {
+    if (names_.size() < model_.nameIdCount()) {
+        names_.resize(model_.nameIdCount());
+        nameWidths_.resize(model_.nameIdCount(), -1);
     }
     if (nameWidths_[id] < 0) {
-        const std::string_view s = ev.strings.at(id);
-        names_[id] = QString::fromUtf8(s.data(), qsizetype(s.size()));
+        names_[id] = model_.nameText(id);
         nameWidths_[id] = QFontMetrics(font_).horizontalAdvance(names_[id]);
     }
     return names_[id];
@@ -90,7 +90,7 @@ const QString& TimelinePainter::nameText(uint32_t event) {
 void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int width, int height) {
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
-    p.fillRect(QRect(0, 0, width, height), kRowA);
+    p.fillRect(QRect(0, 0, width, height), rowEven_);
     const auto& rows = model_.rows();
     // The first row reaching below the ruler.
     const int first = std::max(
@@ -108,11 +108,11 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
         const TrackModel::Row& row = rows[r];
         const int h = G::rowHeight(row.kind);
         if (row.kind == TrackModel::RowKind::ProcessHeader) {
-            p.fillRect(QRect(0, y, width, h), kHeader);
+            p.fillRect(QRect(0, y, width, h), header_);
             continue;
         }
         // Tracks alternate backgrounds; the gap above a track shows the header colour.
-        p.fillRect(QRect(g.left, y, width - g.left, h), row.track % 2 ? kRowB : kRowA);
+        p.fillRect(QRect(g.left, y, width - g.left, h), row.track % 2 ? rowOdd_ : rowEven_);
         if (row.kind == TrackModel::RowKind::Slices) paintSlices(row, g, y);
     }
     p.setPen(Qt::NoPen);
@@ -129,8 +129,8 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
     }
 
     // Gutter and headers over the plot, so labels are never covered.
-    p.fillRect(QRect(0, 0, g.left, height), kGutter);
-    p.setPen(kLine);
+    p.fillRect(QRect(0, 0, g.left, height), gutter_);
+    p.setPen(line_);
     p.drawLine(g.left - 1, 0, g.left - 1, height);
     const QFontMetrics fm(font_), bfm(boldFont_);
     for (int r = first; r <= last && r < int(rows.size()); ++r) {
@@ -138,9 +138,9 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
         const int y = g.rowY(r);
         const int h = G::rowHeight(row.kind);
         if (row.kind == TrackModel::RowKind::ProcessHeader) {
-            p.fillRect(QRect(0, y, width, h), kHeader);
+            p.fillRect(QRect(0, y, width, h), header_);
             p.setFont(boldFont_);
-            p.setPen(kText);
+            p.setPen(text_);
             const QString mark =
                 model_.isCollapsed(row.process) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
             p.drawText(QRect(6, y, width - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
@@ -150,7 +150,7 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
         const bool firstOfTrack = r == 0 || rows[size_t(r - 1)].track != row.track;
         if (!firstOfTrack) continue;
         p.setFont(font_);
-        p.setPen(kText);
+        p.setPen(text_);
         const QString label =
             fm.elidedText(model_.trackLabel(row.track), Qt::ElideRight, g.left - 24);
         p.drawText(QRect(16, y, g.left - 20, G::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
@@ -159,7 +159,7 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
 }
 
 void TimelinePainter::paintSlices(const TrackModel::Row& row, const TimelineGeometry& g, int y) {
-    const TrackLevel& lv = model_.level(row);
+    const auto& lv = model_.level(row);
     const std::vector<uint8_t>& styles = model_.levelStyles(row);
     const int top = y + 1, h = G::kSliceHeight - 2;
     const size_t n = lv.size();
@@ -196,13 +196,12 @@ void TimelinePainter::paintSlices(const TrackModel::Row& row, const TimelineGeom
 void TimelinePainter::paintLabels(QPainter& p) {
     if (labels_.empty()) return;
     p.setFont(font_);
-    p.setPen(kText);
+    p.setPen(text_);
     const QFontMetrics fm(font_);
     for (const Label& l : labels_) {
         const QRect text = l.rect.adjusted(3, 0, -2, 0);
-        const QString& name = nameText(l.event);
-        const EventTable& ev = model_.doc().events();
-        const uint32_t id = ev.kinds[l.event].name == ValueKind::String ? ev.name[l.event] : 0;
+        const uint32_t id = model_.nameId(l.event);
+        const QString& name = nameText(id);
         if (nameWidths_[id] <= text.width())
             p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, name);
         else
@@ -238,7 +237,7 @@ void TimelinePainter::paintHighlights(QPainter& p, const TrackModel::Row& row,
         const int h = runThin ? kUnresolvedBand : G::kSliceHeight - 2;
         paintUnresolved(p, QRect(runA, y + 1, runB - runA, h).intersected(clip));
     };
-    for (size_t k = gallopLowerBound(hl.end, g.t0, 0); k < n && hl.start[k] <= g.t1;) {
+    for (size_t k = hl.firstEndingAtOrAfter(g.t0); k < n && hl.start[k] <= g.t1;) {
         auto [a, b] = cols(k);
         const bool thin = double(hl.end[k] - hl.start[k]) < minNs;
         if (a <= runB && thin == runThin) {
@@ -249,7 +248,7 @@ void TimelinePainter::paintHighlights(QPainter& p, const TrackModel::Row& row,
             runB = b;
             runThin = thin;
         }
-        const size_t next = gallopLowerBound(hl.end, g.timeAt(runB), k + 1);
+        const size_t next = hl.firstEndingAtOrAfter(g.timeAt(runB), k + 1);
         if (next - k > 1) runB = std::max(runB, cols(next - 1).second);
         k = next;
     }
@@ -258,8 +257,7 @@ void TimelinePainter::paintHighlights(QPainter& p, const TrackModel::Row& row,
 
 void TimelinePainter::paintInstants(QPainter& p, const TrackModel::Row& row,
                                     const TimelineGeometry& g, int y) {
-    const Track& tr = model_.doc().tracks.tracks()[row.track];
-    const auto& ts = tr.instantTs;
+    const auto& ts = model_.instantTimes(row);
     p.setPen(Qt::NoPen);
     p.setBrush(sliceColor(SliceStyle::Instant));
     auto it = std::lower_bound(ts.begin(), ts.end(), g.t0);
@@ -273,8 +271,8 @@ void TimelinePainter::paintInstants(QPainter& p, const TrackModel::Row& row,
 void TimelinePainter::paintRuler(QPainter& p, const TimelineGeometry& g, int width,
                                  int64_t origin) const {
     const int h = G::kRulerHeight;
-    p.fillRect(QRect(0, 0, width, h), QColor(0xfa, 0xfa, 0xfb));
-    p.setPen(kLine);
+    p.fillRect(QRect(0, 0, width, h), uiColor(UiColor::Ruler));
+    p.setPen(line_);
     p.drawLine(0, h - 1, width, h - 1);
     // 1-2-5 steps, about 110 px apart.
     const double target = g.nsPerPixel() * 110;
@@ -293,16 +291,16 @@ void TimelinePainter::paintRuler(QPainter& p, const TimelineGeometry& g, int wid
     for (; tick + origin <= g.t1; tick += step) {
         const int x = int(std::lround(g.xOf(tick + origin)));
         if (x < g.left) continue;
-        p.setPen(kLine);
+        p.setPen(line_);
         p.drawLine(x, h - 8, x, h - 1);
-        p.setPen(kText);
+        p.setPen(text_);
         p.drawText(QRect(x + 3, 0, 120, h - 4), Qt::AlignBottom | Qt::AlignLeft,
                    formatTick(tick, step, magnitude));
     }
-    p.fillRect(QRect(0, 0, g.left, h), kGutter);
-    p.setPen(kText);
+    p.fillRect(QRect(0, 0, g.left, h), gutter_);
+    p.setPen(text_);
     p.drawText(QRect(8, 0, g.left - 12, h - 2), Qt::AlignVCenter | Qt::AlignLeft,
                QStringLiteral("window %1").arg(formatDuration(g.t1 - g.t0)));
-    p.setPen(kLine);
+    p.setPen(line_);
     p.drawLine(g.left - 1, 0, g.left - 1, h);
 }

@@ -66,12 +66,14 @@ private:
     void paintHighlights(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintInstants(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintLabels(QPainter& p);
-    const QString& nameText(uint32_t event);
+    // A name's text by name id, converted and measured on first use.
+    const QString& nameText(uint32_t id);
 
     const TrackModel& model_;
     QFont font_, boldFont_;
     std::vector<std::vector<QRect>> batches_;  // per SliceStyle
     std::vector<Label> labels_;
-    std::vector<QString> names_;  // per name string id, converted on first use
+    std::vector<QString> names_;  // per name id
     std::vector<int> nameWidths_;
+    const QColor gutter_, header_, rowEven_, rowOdd_, text_, line_;
 };

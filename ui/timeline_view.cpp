@@ -8,9 +8,11 @@
 #include <QWheelEvent>
 #include <cmath>
 
-#include "diagnostic.h"
+#include "format.h"
+#include "palette.h"
+#include "viewer_state.h"
+#include "zoom_control.h"
 
-using namespace stackline;
 using G = TimelineGeometry;
 
 namespace {
@@ -19,11 +21,12 @@ constexpr double kZoomStep = 0.7;
 constexpr double kPanStep = 0.15;
 constexpr int kHitTolerancePx = 3;
 constexpr int kDragThresholdPx = 4;
+constexpr uint32_t kNoEvent = TrackModel::kNoEvent;
 
 }  // namespace
 
-TimelineView::TimelineView(ZoomControl* zoom, QWidget* parent)
-    : QAbstractScrollArea(parent), zoom_(zoom) {
+TimelineView::TimelineView(ViewerState* state, QWidget* parent)
+    : QAbstractScrollArea(parent), state_(state), zoom_(state->zoom()) {
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -33,17 +36,29 @@ TimelineView::TimelineView(ZoomControl* zoom, QWidget* parent)
         cacheValid_ = false;
         viewport()->update();
     });
-    updateGeometryFromZoom();
+    connect(state_, &ViewerState::documentsChanged, this, &TimelineView::setDocument);
+    connect(state_, &ViewerState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(state_, &ViewerState::highlightChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(state_, &ViewerState::revealRequested, this, [this] { revealEvent(selected()); });
+    setDocument();
 }
 
-void TimelineView::setModel(std::shared_ptr<TrackModel> model) {
-    model_ = std::move(model);
+ZoomControl* TimelineView::zoom() const {
+    return zoom_;
+}
+
+void TimelineView::setDocument() {
+    const auto doc = state_->current();
+    painter_.reset();
+    model_ = doc ? std::make_unique<TrackModel>(doc) : nullptr;
     painter_ = model_ ? std::make_unique<TimelinePainter>(*model_) : nullptr;
-    selected_ = kNoRow;
-    highlighted_.clear();
     range_.reset();
     verticalScrollBar()->setValue(0);
     relayout();
+}
+
+uint32_t TimelineView::selected() const {
+    return model_ ? state_->selectedRow(model_->document()) : kNoEvent;
 }
 
 void TimelineView::setPlaceholder(const QString& text) {
@@ -115,21 +130,16 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
         const QRect band(std::max(a, geom_.left), 0, std::max(1, b - std::max(a, geom_.left)),
                          G::kRulerHeight);
-        p.fillRect(band, QColor(40, 110, 220, 70));
+        p.fillRect(band, uiColor(UiColor::RangeBand));
         // On a plate of its own, so the tick labels underneath do not garble it.
         const QString text = formatDuration(range_->second - range_->first);
         QRect plate = p.fontMetrics().boundingRect(text).adjusted(-4, -1, 4, 1);
         plate.moveCenter(band.center());
-        p.fillRect(plate, QColor(0xf4, 0xf8, 0xff));
-        p.setPen(QColor(20, 60, 140));
+        p.fillRect(plate, uiColor(UiColor::RangePlate));
+        p.setPen(uiColor(UiColor::RangeText));
         p.drawRect(plate.adjusted(0, 0, -1, -1));
         p.drawText(plate, Qt::AlignCenter, text);
     }
-}
-
-void TimelineView::setHighlightedEvents(std::vector<uint32_t> rows) {
-    highlighted_ = std::move(rows);
-    viewport()->update();
 }
 
 void TimelineView::paintOverlay(QPainter& p) {
@@ -139,23 +149,24 @@ void TimelineView::paintOverlay(QPainter& p) {
     if (range_) {
         const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
         p.fillRect(QRect(a, G::kRulerHeight, std::max(1, b - a), viewport()->height()),
-                   QColor(40, 110, 220, 40));
+                   uiColor(UiColor::RangeShade));
     }
-    if (!highlighted_.empty()) {
-        p.setBrush(QColor(255, 200, 0, 90));
-        p.setPen(QPen(QColor(230, 120, 0), 2));
-        for (uint32_t row : highlighted_) {
+    // The highlight names rows of the current document, which this view shows.
+    if (!state_->highlighted().empty()) {
+        p.setBrush(uiColor(UiColor::HighlightFill));
+        p.setPen(QPen(uiColor(UiColor::HighlightOutline), 2));
+        for (uint32_t row : state_->highlighted()) {
             QRect r = eventRect(row);
             if (r.isEmpty()) continue;
             if (r.width() < 3) r.adjust(-1, 0, 1, 0);  // thin kernels stay visible
             p.drawRect(r.adjusted(-1, -1, 0, 0));
         }
     }
-    if (selected_ != kNoRow) {
-        const Document& doc = model_->doc();
+    const uint32_t selected = this->selected();
+    if (selected != kNoEvent) {
         // The compiled region around the launch: dashed, so it reads as context, not selection.
-        const uint32_t region = doc.compiledRegionFor(selected_);
-        if (region != kNoRow && region != selected_) {
+        const uint32_t region = model_->compiledRegionOf(selected);
+        if (region != kNoEvent && region != selected) {
             const QRect r = eventRect(region);
             if (!r.isEmpty()) {
                 p.setBrush(Qt::NoBrush);
@@ -163,11 +174,11 @@ void TimelineView::paintOverlay(QPainter& p) {
                 p.drawRect(r.adjusted(0, 0, -1, -1));
             }
         }
-        paintFlows(p);
-        const QRect r = eventRect(selected_);
+        paintFlows(p, selected);
+        const QRect r = eventRect(selected);
         if (!r.isEmpty()) {
             p.setBrush(Qt::NoBrush);
-            p.setPen(QPen(QColor(255, 255, 255), 1));
+            p.setPen(QPen(uiColor(UiColor::SelectionHalo), 1));
             p.drawRect(r.adjusted(-1, -1, 0, 0));
             p.setPen(QPen(selectionColor(), 2));
             p.drawRect(r.adjusted(-2, -2, 1, 1));
@@ -176,14 +187,12 @@ void TimelineView::paintOverlay(QPainter& p) {
     p.restore();
 }
 
-void TimelineView::paintFlows(QPainter& p) {
-    const Document& doc = model_->doc();
+void TimelineView::paintFlows(QPainter& p, uint32_t event) {
     p.setRenderHint(QPainter::Antialiasing, true);
-    for (uint32_t l : doc.flows.linksOf(selected_)) {
-        const FlowLink& link = doc.flows.links()[l];
-        const QRect from = eventRect(link.from), to = eventRect(link.to);
+    for (const TrackModel::Flow& flow : model_->flowsOf(event)) {
+        const QRect from = eventRect(flow.from), to = eventRect(flow.to);
         if (from.isEmpty() || to.isEmpty()) continue;
-        const QColor color = link.isLaunch() ? QColor(0xd0, 0x5a, 0x00) : QColor(0x7a, 0x3d, 0xb8);
+        const QColor color = uiColor(flow.launch ? UiColor::LaunchFlow : UiColor::OtherFlow);
         // From the launch's start to the kernel's start, curving vertically between the rows.
         const QPointF a(from.left(), from.center().y()), b(to.left(), to.center().y());
         const qreal bend = std::max<qreal>(24, std::abs(b.y() - a.y()) / 2);
@@ -203,32 +212,32 @@ void TimelineView::paintFlows(QPainter& p) {
 }
 
 uint32_t TimelineView::eventAt(QPoint pos) const {
-    if (!model_ || pos.x() < geom_.left) return kNoRow;
+    if (!model_ || pos.x() < geom_.left) return kNoEvent;
     const int r = geom_.rowAt(*model_, pos.y());
-    if (r < 0) return kNoRow;
+    if (r < 0) return kNoEvent;
     const TrackModel::Row& row = model_->rows()[size_t(r)];
     const int64_t t = geom_.timeAt(pos.x() + 0.5);
     const int64_t tol = int64_t(std::ceil(geom_.nsPerPixel() * kHitTolerancePx));
     // The nearest of two candidates within the tolerance: what ends (or is) before t and what
     // starts after it.
     auto nearest = [&](int64_t before, uint32_t rowBefore, int64_t after, uint32_t rowAfter) {
-        const int64_t db = rowBefore == kNoRow ? INT64_MAX : t - before;
-        const int64_t da = rowAfter == kNoRow ? INT64_MAX : after - t;
-        if (std::min(db, da) > tol) return kNoRow;
+        const int64_t db = rowBefore == kNoEvent ? INT64_MAX : t - before;
+        const int64_t da = rowAfter == kNoEvent ? INT64_MAX : after - t;
+        if (std::min(db, da) > tol) return kNoEvent;
         return db <= da ? rowBefore : rowAfter;
     };
     if (row.kind == TrackModel::RowKind::Instants) {
-        const Track& tr = model_->doc().tracks.tracks()[row.track];
-        const auto& ts = tr.instantTs;
+        const auto& ts = model_->instantTimes(row);
         const size_t i = size_t(std::lower_bound(ts.begin(), ts.end(), t) - ts.begin());
-        return nearest(i > 0 ? ts[i - 1] : 0, i > 0 ? tr.instantRow[i - 1] : kNoRow,
-                       i < ts.size() ? ts[i] : 0, i < ts.size() ? tr.instantRow[i] : kNoRow);
+        return nearest(i > 0 ? ts[i - 1] : 0, i > 0 ? model_->instantEvent(row, i - 1) : kNoEvent,
+                       i < ts.size() ? ts[i] : 0,
+                       i < ts.size() ? model_->instantEvent(row, i) : kNoEvent);
     }
-    if (row.kind != TrackModel::RowKind::Slices) return kNoRow;
-    const TrackLevel& lv = model_->level(row);
+    if (row.kind != TrackModel::RowKind::Slices) return kNoEvent;
+    const auto& lv = model_->level(row);
     // Unresolved kernels are painted wider than they are; what is painted is what is hit.
     const TrackModel::Highlights& hl = model_->highlights(row);
-    for (size_t h = gallopLowerBound(hl.end, t - 2 * tol, 0);
+    for (size_t h = hl.firstEndingAtOrAfter(t - 2 * tol);
          h < hl.index.size() && hl.start[h] <= t + 2 * tol; ++h) {
         auto [a, b] = geom_.columns(hl.start[h], hl.end[h], G::kUnresolvedMinWidth);
         if (pos.x() >= a && pos.x() < b) return lv.row[hl.index[h]];
@@ -236,47 +245,35 @@ uint32_t TimelineView::eventAt(QPoint pos) const {
     // Slices on one level do not overlap: the one containing t, else the nearest neighbour.
     const size_t i = lv.firstEndingAtOrAfter(t);
     if (i < lv.size() && lv.start[i] <= t) return lv.row[i];
-    return nearest(i > 0 ? lv.end[i - 1] : 0, i > 0 ? lv.row[i - 1] : kNoRow,
-                   i < lv.size() ? lv.start[i] : 0, i < lv.size() ? lv.row[i] : kNoRow);
+    return nearest(i > 0 ? lv.end[i - 1] : 0, i > 0 ? lv.row[i - 1] : kNoEvent,
+                   i < lv.size() ? lv.start[i] : 0, i < lv.size() ? lv.row[i] : kNoEvent);
 }
 
 QRect TimelineView::eventRect(uint32_t row) const {
-    if (!model_ || row == kNoRow) return {};
+    if (!model_ || row == kNoEvent) return {};
     const int r = model_->rowOf(row);
     if (r < 0) return {};
-    const Document& doc = model_->doc();
     const int y = geom_.rowY(r);
-    const int64_t ts = doc.events().tsNs[row];
-    if (doc.tracks.isInstant(row)) {
+    const int64_t ts = model_->startOf(row);
+    if (model_->isInstant(row)) {
         const int x = int(std::floor(geom_.xOf(ts)));
         return QRect(x - 1, y + 2, 3, G::kInstantHeight - 4);
     }
     const int minWidth =
         model_->styleOf(row) == SliceStyle::KernelUnresolved ? G::kUnresolvedMinWidth : 1;
-    auto [a, b] = geom_.columns(ts, ts + std::max<int64_t>(0, doc.events().durNs[row]), minWidth);
+    auto [a, b] = geom_.columns(ts, model_->endOf(row), minWidth);
     return QRect(a, y + 1, b - a, G::kSliceHeight - 2);
 }
 
-void TimelineView::selectEvent(uint32_t row) {
-    if (row == selected_) return;
-    selected_ = row;
-    viewport()->update();
-    emit selectionChanged(row);
-}
-
 void TimelineView::revealEvent(uint32_t row) {
-    if (!model_ || row == kNoRow) return;
-    const Document& doc = model_->doc();
-    const uint32_t track = doc.tracks.trackOf(row);
-    if (track == kNoTrack) return;
-    const uint32_t process = doc.tracks.tracks()[track].process;
-    if (model_->isCollapsed(process)) {
-        model_->setCollapsed(process, false);
+    if (!model_ || row == kNoEvent) return;
+    const int process = model_->processOf(row);
+    if (process < 0) return;
+    if (model_->isCollapsed(uint32_t(process))) {
+        model_->setCollapsed(uint32_t(process), false);
         relayout();
     }
-    const int64_t s = doc.events().tsNs[row];
-    const int64_t e =
-        doc.tracks.isInstant(row) ? s : s + std::max<int64_t>(0, doc.events().durNs[row]);
+    const int64_t s = model_->startOf(row), e = model_->endOf(row);
     if (e - s > zoom_->windowDuration()) {
         const int64_t pad = (e - s) / 10 + 1;
         zoom_->setWindow(s - pad, e + pad);
@@ -322,11 +319,12 @@ void TimelineView::zoomToSelection() {
         viewport()->update();
         return;
     }
-    if (!model_ || selected_ == kNoRow) return;
-    const EventTable& ev = model_->doc().events();
-    const int64_t s = ev.tsNs[selected_], d = std::max<int64_t>(ev.durNs[selected_], 100);
+    const uint32_t selected = this->selected();
+    if (selected == kNoEvent) return;
+    const int64_t s = model_->startOf(selected);
+    const int64_t d = std::max<int64_t>(model_->durationOf(selected), 100);
     zoom_->setWindow(s - d / 10, s + d + d / 10);
-    revealEvent(selected_);
+    revealEvent(selected);
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
@@ -376,13 +374,13 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         return;
     }
     range_.reset();
-    selectEvent(eventAt(pos));
+    state_->select(eventAt(pos));
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
     const uint32_t row = eventAt(e->position().toPoint());
-    if (row == kNoRow) return;
-    selectEvent(row);
+    if (row == kNoEvent) return;
+    state_->select(row);
     zoomToSelection();
 }
 
@@ -405,16 +403,15 @@ bool TimelineView::viewportEvent(QEvent* e) {
     if (e->type() == QEvent::ToolTip && model_) {
         auto* help = static_cast<QHelpEvent*>(e);
         const uint32_t row = eventAt(help->pos());
-        if (row == kNoRow) {
+        if (row == kNoEvent) {
             QToolTip::hideText();
         } else {
-            const Document& doc = model_->doc();
-            QString text = doc.name(row).toHtmlEscaped() + QStringLiteral("<br>") +
-                           QString::fromUtf8(doc.events().catOf(row).data(),
-                                             qsizetype(doc.events().catOf(row).size()));
-            if (!doc.tracks.isInstant(row))
-                text += QStringLiteral(" · ") + formatDuration(doc.events().durNs[row]);
-            if (doc.isKernel(row)) text += QStringLiteral(" · ") + statusText(doc.status(row));
+            QString text =
+                model_->name(row).toHtmlEscaped() + QStringLiteral("<br>") + model_->category(row);
+            if (!model_->isInstant(row))
+                text += QStringLiteral(" · ") + formatDuration(model_->durationOf(row));
+            const QString status = model_->kernelStatus(row);
+            if (!status.isEmpty()) text += QStringLiteral(" · ") + status;
             QToolTip::showText(help->globalPos(), text, viewport());
         }
         return true;

@@ -1,7 +1,8 @@
-// The timeline: one viewport widget paints every track (TimelinePainter); the vertical scroll bar
-// moves through the tracks, ZoomControl owns the time window. The tracks are rendered into a
-// cached image keyed by window, size and scroll, so selection, flow arrows and range selection
-// repaint as overlays without walking any slices.
+// The timeline: one viewport widget paints every track (TimelinePainter) of the viewer state's
+// current document; the vertical scroll bar moves through the tracks, the state's ZoomControl owns
+// the time window. The tracks are rendered into a cached image keyed by window, size and scroll,
+// so selection, highlight, flow arrows and range selection repaint as overlays without walking any
+// slices. Clicking selects through the state; the view follows the state's selection.
 #pragma once
 
 #include <QAbstractScrollArea>
@@ -12,27 +13,24 @@
 
 #include "timeline_painter.h"
 #include "track_model.h"
-#include "zoom_control.h"
+
+class ViewerState;
+class ZoomControl;
 
 class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
 public:
-    explicit TimelineView(ZoomControl* zoom, QWidget* parent = nullptr);
+    explicit TimelineView(ViewerState* state, QWidget* parent = nullptr);
 
-    void setModel(std::shared_ptr<TrackModel> model);
+    // The rows of the current document; null while none is loaded.
+    TrackModel* model() const { return model_.get(); }
     // What the view says while it has no model.
     void setPlaceholder(const QString& text);
-    ZoomControl* zoom() const { return zoom_; }
+    ZoomControl* zoom() const;
 
-    uint32_t selectedEvent() const { return selected_; }
-    // Selects an event (kNoRow clears) and emits selectionChanged when it changes.
-    void selectEvent(uint32_t row);
     // Makes an event visible: expands its process, scrolls to its row and, when it is outside
     // the window, centres it (widening the window when it is longer).
     void revealEvent(uint32_t row);
-    // Events drawn with a highlight outline (e.g. the kernels of a source hotspot); empty clears.
-    void setHighlightedEvents(std::vector<uint32_t> rows);
-    const std::vector<uint32_t>& highlightedEvents() const { return highlighted_; }
 
     // Hit testing and geometry in viewport coordinates (also for tests).
     uint32_t eventAt(QPoint pos) const;
@@ -51,9 +49,6 @@ public slots:
     void zoomToSelection();
     void resetZoom();
 
-signals:
-    void selectionChanged(uint32_t row);
-
 protected:
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
@@ -67,20 +62,21 @@ protected:
 
 private:
     enum class Drag { None, Pending, Pan, Range };
+    void setDocument();
+    uint32_t selected() const;
     void relayout();
     void updateGeometryFromZoom();
     void paintOverlay(QPainter& p);
-    void paintFlows(QPainter& p);
+    void paintFlows(QPainter& p, uint32_t event);
     int64_t anchorTime() const;
     void zoomAround(double factor);
 
+    ViewerState* state_;
     ZoomControl* zoom_;
-    std::shared_ptr<TrackModel> model_;
+    std::unique_ptr<TrackModel> model_;
     std::unique_ptr<TimelinePainter> painter_;
     TimelineGeometry geom_;
     QString placeholder_;
-    uint32_t selected_ = stackline::kNoRow;
-    std::vector<uint32_t> highlighted_;
     std::optional<std::pair<int64_t, int64_t>> range_;  // dragged time range
 
     QImage cache_;

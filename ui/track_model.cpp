@@ -1,5 +1,6 @@
 #include "track_model.h"
 
+#include <algorithm>
 #include "event_categories.h"
 
 using namespace stackline;
@@ -127,4 +128,74 @@ QString TrackModel::processLabel(uint32_t process) const {
 
 QString TrackModel::trackLabel(uint32_t track) const {
     return QString::fromStdString(doc_->tracks.tracks()[track].name);
+}
+
+const std::vector<int64_t>& TrackModel::instantTimes(const Row& r) const {
+    return doc_->tracks.tracks()[r.track].instantTs;
+}
+
+uint32_t TrackModel::instantEvent(const Row& r, size_t i) const {
+    return doc_->tracks.tracks()[r.track].instantRow[i];
+}
+
+bool TrackModel::isInstant(uint32_t event) const {
+    return doc_->tracks.isInstant(event);
+}
+
+int64_t TrackModel::startOf(uint32_t event) const {
+    return doc_->events().tsNs[event];
+}
+
+int64_t TrackModel::endOf(uint32_t event) const {
+    const int64_t start = startOf(event);
+    return isInstant(event) ? start : start + std::max<int64_t>(0, durationOf(event));
+}
+
+int64_t TrackModel::durationOf(uint32_t event) const {
+    return doc_->events().durNs[event];
+}
+
+int TrackModel::processOf(uint32_t event) const {
+    const uint32_t track = doc_->tracks.trackOf(event);
+    return track == kNoTrack ? -1 : int(doc_->tracks.tracks()[track].process);
+}
+
+QString TrackModel::name(uint32_t event) const {
+    return doc_->name(event);
+}
+
+QString TrackModel::category(uint32_t event) const {
+    const std::string_view cat = doc_->events().catOf(event);
+    return QString::fromUtf8(cat.data(), qsizetype(cat.size()));
+}
+
+QString TrackModel::kernelStatus(uint32_t event) const {
+    return doc_->isKernel(event) ? statusText(doc_->status(event)) : QString();
+}
+
+uint32_t TrackModel::nameId(uint32_t event) const {
+    const EventTable& ev = doc_->events();
+    return ev.kinds[event].name == ValueKind::String ? ev.name[event] : 0;
+}
+
+uint32_t TrackModel::nameIdCount() const {
+    return uint32_t(doc_->events().strings.size());
+}
+
+QString TrackModel::nameText(uint32_t id) const {
+    const std::string_view s = doc_->events().strings.at(id);
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+uint32_t TrackModel::compiledRegionOf(uint32_t event) const {
+    return doc_->compiledRegionFor(event);
+}
+
+std::vector<TrackModel::Flow> TrackModel::flowsOf(uint32_t event) const {
+    std::vector<Flow> flows;
+    for (uint32_t l : doc_->flows.linksOf(event)) {
+        const FlowLink& link = doc_->flows.links()[l];
+        flows.push_back({link.from, link.to, link.isLaunch()});
+    }
+    return flows;
 }

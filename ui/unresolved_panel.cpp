@@ -5,6 +5,8 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "viewer_state.h"
+
 using namespace stackline;
 
 void UnresolvedModel::setDocument(std::shared_ptr<const Document> doc) {
@@ -21,6 +23,11 @@ void UnresolvedModel::setDocument(std::shared_ptr<const Document> doc) {
                          [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
     }
     endResetModel();
+}
+
+int UnresolvedModel::rowOf(uint32_t event) const {
+    auto it = std::find(rows_.begin(), rows_.end(), event);
+    return it == rows_.end() ? -1 : int(it - rows_.begin());
 }
 
 int UnresolvedModel::rowCount(const QModelIndex& parent) const {
@@ -84,14 +91,17 @@ QVariant UnresolvedModel::headerData(int section, Qt::Orientation o, int role) c
     return {};
 }
 
-UnresolvedPanel::UnresolvedPanel(QWidget* parent)
+UnresolvedPanel::UnresolvedPanel(ViewerState* state, QWidget* parent)
     : TablePanel(new UnresolvedModel, tr("Filter unresolved kernels…"), parent),
+      state_(state),
       model_(static_cast<UnresolvedModel*>(proxy()->sourceModel())) {
     view()->horizontalHeader()->resizeSection(UnresolvedModel::Name, 420);
     connect(this, &TablePanel::rowActivated, this,
-            [this](int row) { emit eventActivated(model_->eventAt(row)); });
-}
-
-void UnresolvedPanel::setDocument(std::shared_ptr<const Document> doc) {
-    model_->setDocument(std::move(doc));
+            [this](int row) { state_->select(model_->eventAt(row), true); });
+    connect(state_, &ViewerState::documentsChanged, this,
+            [this] { model_->setDocument(state_->current()); });
+    connect(state_, &ViewerState::selectionChanged, this, [this] {
+        const auto doc = state_->current();
+        markSourceRow(model_->rowOf(state_->selectedRow(doc.get())));
+    });
 }

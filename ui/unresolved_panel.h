@@ -1,4 +1,5 @@
 // GPU kernels launched from a compiled region that ended up without a stack: the ones to fix.
+// Activating one selects it; the selected one is marked.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -8,6 +9,8 @@
 #include "document.h"
 #include "table_panel.h"
 
+class ViewerState;
+
 class UnresolvedModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -15,6 +18,8 @@ public:
 
     void setDocument(std::shared_ptr<const Document> doc);
     uint32_t eventAt(int row) const { return rows_[size_t(row)]; }
+    // The row listing an event, or -1.
+    int rowOf(uint32_t event) const;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -28,13 +33,10 @@ private:
 class UnresolvedPanel : public TablePanel {
     Q_OBJECT
 public:
-    explicit UnresolvedPanel(QWidget* parent = nullptr);
-    void setDocument(std::shared_ptr<const Document> doc);
+    explicit UnresolvedPanel(ViewerState* state, QWidget* parent = nullptr);
     int count() const { return model_->rowCount(); }
 
-signals:
-    void eventActivated(uint32_t row);
-
 private:
+    ViewerState* state_;
     UnresolvedModel* model_;
 };

@@ -22,6 +22,8 @@
 #include "hotspots_panel.h"
 #include "main_window.h"
 #include "path_map.h"
+#include "search_controller.h"
+#include "viewer_state.h"
 
 namespace {
 
@@ -117,7 +119,7 @@ int main(int argc, char** argv) {
     QObject::connect(&window, &MainWindow::documentLoaded, &window, [&] {
         uint32_t row = stackline::kNoRow;
         if (cli.isSet(select)) {
-            row = window.findEvent(cli.value(select));
+            row = window.search()->findEvent(cli.value(select));
             if (row == stackline::kNoRow) {
                 std::fprintf(stderr, "stackline: no event matches \"%s\"\n",
                              qPrintable(cli.value(select)));
@@ -126,7 +128,7 @@ int main(int argc, char** argv) {
                     return;
                 }
             }
-            window.focusEvent(row);
+            window.state()->focus(row);
         }
         if (cli.isSet(hotspot)) {
             window.showTab(QStringLiteral("hotspots"));

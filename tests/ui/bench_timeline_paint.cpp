@@ -13,6 +13,7 @@
 #include "synthetic_trace.h"
 #include "timeline_view.h"
 #include "track_model.h"
+#include "viewer_state.h"
 #include "zoom_control.h"
 
 using namespace stackline;
@@ -46,14 +47,12 @@ int main(int argc, char** argv) {
                 (unsigned long long)doc->tracks.sliceCount(), msSince(t0));
     t0 = Clock::now();
     doc->flows = FlowIndex::build(doc->events(), doc->tracks);
-    auto model = std::make_shared<TrackModel>(doc);
-    std::printf("track model (styles, highlights): %.0f ms\n", msSince(t0));
-
-    ZoomControl zoom;
-    zoom.setTraceRange(doc->tracks.startNs(), doc->tracks.endNs());
-    TimelineView view(&zoom);
+    ViewerState state;
+    ZoomControl& zoom = *state.zoom();
+    TimelineView view(&state);
     view.resize(1600, 900);
-    view.setModel(model);
+    state.setDocument(doc);  // the view builds its track model
+    std::printf("track model (styles, highlights): %.0f ms\n", msSince(t0));
     const QSize size(1600, 900);
     QImage image(size, QImage::Format_RGB32);
 

@@ -25,8 +25,10 @@
 #include "kernels_panel.h"
 #include "main_window.h"
 #include "palette.h"
+#include "search_controller.h"
 #include "timeline_view.h"
 #include "unresolved_panel.h"
+#include "viewer_state.h"
 #include "zoom_control.h"
 
 using namespace stackline;
@@ -168,8 +170,8 @@ private slots:
         QVERIFY(open(kTrace));
         const Document& doc = *window_->document();
         const uint32_t kernel = rowNamed(doc, "triton_poi_fused_gelu_0", "kernel");
-        window_->focusEvent(kernel);
-        QCOMPARE(window_->timeline()->selectedEvent(), kernel);
+        window_->state()->focus(kernel);
+        QCOMPARE(selected(), kernel);
         DetailsPanel* d = window_->details();
         QCOMPARE(d->event(), kernel);
         QCOMPARE(d->frames().size(), 2);
@@ -188,7 +190,7 @@ private slots:
         const uint32_t launch = doc.launchOf(kernel);
         QVERIFY(doc.events().tsNs[launch] >= window_->timeline()->zoom()->windowStart());
 
-        QSignalSpy frames(d, &DetailsPanel::frameActivated);
+        QSignalSpy frames(window_->state(), &ViewerState::sourceRequested);
         QListWidget* list = d->stackList();
         QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
                           list->visualItemRect(list->item(1)).center());
@@ -197,39 +199,35 @@ private slots:
         QCOMPARE(frames[0][1].toInt(), 81);
 
         // Following the launch link selects the runtime call.
-        emit d->eventActivated(launch);
-        QCOMPARE(window_->timeline()->selectedEvent(), launch);
+        emit d->linksLabel()->linkActivated(QString::number(launch));
+        QCOMPARE(selected(), launch);
     }
 
     void panelsSelectEvents() {
         QVERIFY(open(kTrace));
         const Document& doc = *window_->document();
         window_->unresolved()->activateSourceRow(0);
-        QCOMPARE(window_->timeline()->selectedEvent(),
-                 rowNamed(doc, "triton_red_fused_sum_1", "kernel"));
+        QCOMPARE(selected(), rowNamed(doc, "triton_red_fused_sum_1", "kernel"));
         KernelsModel* m = window_->kernels()->model();
         int gelu = -1;
         for (int r = 0; r < m->rowCount(); ++r)
             if (m->entry(r).name == QStringLiteral("triton_poi_fused_gelu_0")) gelu = r;
         QVERIFY(gelu >= 0);
         window_->kernels()->activateSourceRow(gelu);
-        QCOMPARE(window_->timeline()->selectedEvent(),
-                 rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
+        QCOMPARE(selected(), rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
     }
 
     void searchStepsThroughMatches() {
         QVERIFY(open(kTrace));
         const Document& doc = *window_->document();
-        window_->searchField()->setText(QStringLiteral("GELU_0"));
-        window_->findNext();
-        QCOMPARE(window_->timeline()->selectedEvent(),
-                 rowNamed(doc, "triton_poi_fused_gelu_0", "cpu_op"));
-        QTest::keyClick(window_->searchField(), Qt::Key_Return);
-        QCOMPARE(window_->timeline()->selectedEvent(),
-                 rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
-        QTest::keyClick(window_->searchField(), Qt::Key_Return, Qt::ShiftModifier);
-        QCOMPARE(window_->timeline()->selectedEvent(),
-                 rowNamed(doc, "triton_poi_fused_gelu_0", "cpu_op"));
+        QLineEdit* field = window_->search()->field();
+        field->setText(QStringLiteral("GELU_0"));
+        window_->search()->findNext();
+        QCOMPARE(selected(), rowNamed(doc, "triton_poi_fused_gelu_0", "cpu_op"));
+        QTest::keyClick(field, Qt::Key_Return);
+        QCOMPARE(selected(), rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
+        QTest::keyClick(field, Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(selected(), rowNamed(doc, "triton_poi_fused_gelu_0", "cpu_op"));
     }
 
     void badFileShowsErrorAndKeepsTrace() {
@@ -366,7 +364,7 @@ private slots:
                  KernelStatus::Annotated);
         QCOMPARE(doc.status(rowNamed(doc, "triton_red_fused_sum_1", "kernel")),
                  KernelStatus::Unresolved);
-        window_->focusEvent(rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
+        window_->state()->focus(rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
         QCOMPARE(window_->details()->frames().size(), 2);
     }
 
@@ -379,9 +377,10 @@ private slots:
         QVERIFY(zoom->windowDuration() < full);
         QTest::keyClick(window_->timeline(), Qt::Key_0);
         QCOMPARE(zoom->windowDuration(), full);
-        window_->searchField()->setFocus();
-        QTest::keyClicks(window_->searchField(), QStringLiteral("wsad0"));
-        QCOMPARE(window_->searchField()->text(), QStringLiteral("wsad0"));
+        QLineEdit* field = window_->search()->field();
+        field->setFocus();
+        QTest::keyClicks(field, QStringLiteral("wsad0"));
+        QCOMPARE(field->text(), QStringLiteral("wsad0"));
         QCOMPARE(zoom->windowDuration(), full);
     }
 
@@ -412,6 +411,8 @@ private slots:
     }
 
 private:
+    uint32_t selected() const { return window_->state()->selectedRow(window_->document()); }
+
     // The fixture under another name in the temporary folder, where no kernel information is.
     QString copyWithoutKernelInfo(const QString& name) {
         const QString path = tmp_.filePath(name);

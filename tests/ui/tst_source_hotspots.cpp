@@ -25,6 +25,7 @@
 #include "source_view.h"
 #include "table_panel.h"
 #include "timeline_view.h"
+#include "viewer_state.h"
 
 using namespace stackline;
 
@@ -140,7 +141,7 @@ private slots:
         // Selecting the line highlights its kernels on the timeline and lists them.
         w.showTab(QStringLiteral("hotspots"));
         panel->selectVisualRow(0);
-        std::vector<uint32_t> rows = w.timeline()->highlightedEvents();
+        std::vector<uint32_t> rows = w.state()->highlighted();
         QCOMPARE(rows.size(), size_t(line.launches));
         QCOMPARE(rows, line.rows);
         for (uint32_t r : rows) {
@@ -169,11 +170,12 @@ private slots:
         QListWidget* list = panel->kernelList();
         QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
                           list->visualItemRect(list->item(0)).center());
-        QVERIFY(std::find(rows.begin(), rows.end(), w.timeline()->selectedEvent()) != rows.end());
+        QVERIFY(std::find(rows.begin(), rows.end(), w.state()->selectedRow(w.document())) !=
+                rows.end());
 
         // Clearing the selection clears the highlight.
         panel->selectVisualRow(-1);
-        QVERIFY(w.timeline()->highlightedEvents().empty());
+        QVERIFY(w.state()->highlighted().empty());
     }
 
     void detailsShowGraphKeyAndNodes() {
@@ -187,7 +189,7 @@ private slots:
             if (doc.events().nameOf(r) == "triton_red_fused__softmax_4" && doc.isKernel(r))
                 kernel = r;
         QVERIFY(kernel != kNoRow);
-        w.focusEvent(kernel);
+        w.state()->focus(kernel);
         const QString text = w.details()->provenanceText();
         QVERIFY2(text.contains(QStringLiteral("Torch-Compiled Region: 0/0")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("False")));

@@ -9,6 +9,7 @@
 #include "synthetic_trace.h"
 #include "timeline_view.h"
 #include "track_model.h"
+#include "viewer_state.h"
 #include "zoom_control.h"
 
 using namespace stackline;
@@ -44,11 +45,10 @@ private slots:
         unresolved_ = rowNamed(ev, "triton_red_fused_sum_1", "kernel");
         QCOMPARE(doc_->status(annotated_), KernelStatus::Annotated);
         QCOMPARE(doc_->status(unresolved_), KernelStatus::Unresolved);
-        view_ = std::make_unique<TimelineView>(&zoom_);
+        view_ = std::make_unique<TimelineView>(&state_);
         view_->resize(1200, 600);
-        model_ = std::make_shared<TrackModel>(doc_);
-        view_->setModel(model_);
-        zoom_.setTraceRange(doc_->tracks.startNs(), doc_->tracks.endNs());
+        state_.setDocument(doc_);
+        QVERIFY(view_->model());
         view_->show();
         QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
     }
@@ -66,9 +66,9 @@ private slots:
         const EventTable& ev = doc_->events();
         const int64_t centre = ev.tsNs[annotated_];
         if (window == 0)
-            zoom_.reset();
+            zoom().reset();
         else
-            zoom_.setWindow(centre - window / 2, centre + window / 2);
+            zoom().setWindow(centre - window / 2, centre + window / 2);
         const TimelineGeometry& g = view_->geometry();
         int checked = 0;
         for (uint32_t row = 0; row < ev.size(); ++row) {
@@ -94,19 +94,19 @@ private slots:
     }
 
     void clickSelects() {
-        zoom_.reset();
-        QSignalSpy spy(view_.get(), &TimelineView::selectionChanged);
+        zoom().reset();
+        QSignalSpy spy(&state_, &ViewerState::selectionChanged);
         const QRect r = view_->eventRect(annotated_);
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, r.center());
-        QCOMPARE(view_->selectedEvent(), annotated_);
+        QCOMPARE(state_.selectedRow(doc_.get()), annotated_);
         QCOMPARE(spy.count(), 1);
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(700, 590));
-        QCOMPARE(view_->selectedEvent(), kNoRow);
+        QCOMPARE(state_.selectedRow(doc_.get()), kNoRow);
     }
 
     void processHeadersCollapse() {
-        zoom_.reset();
-        TrackModel* model = model_.get();
+        zoom().reset();
+        TrackModel* model = view_->model();
         const size_t rows = model->rows().size();
         const int header = TimelineGeometry::kRulerHeight + view_->geometry().rowTop[0] + 5;
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(400, header));
@@ -121,8 +121,8 @@ private slots:
 
     void unresolvedKernelIsPaintedInItsHighlight() {
         const EventTable& ev = doc_->events();
-        zoom_.setWindow(ev.tsNs[annotated_] - 20'000, ev.tsNs[unresolved_] + 60'000);
-        view_->selectEvent(kNoRow);
+        zoom().setWindow(ev.tsNs[annotated_] - 20'000, ev.tsNs[unresolved_] + 60'000);
+        state_.select(kNoRow);
         const QImage image = view_->viewport()->grab().toImage();
         const QColor hot = sliceColor(SliceStyle::KernelUnresolved);
         const QRect bad = view_->eventRect(unresolved_), good = view_->eventRect(annotated_);
@@ -140,11 +140,10 @@ private slots:
     void unresolvedKernelsSurviveLevelOfDetail() {
         // 30k events zoomed out: kernels are far below a pixel, yet each unresolved one shows.
         auto doc = syntheticDocument(30'000);
-        ZoomControl zoom;
-        TimelineView view(&zoom);
+        ViewerState state;
+        TimelineView view(&state);
         view.resize(1000, 400);
-        view.setModel(std::make_shared<TrackModel>(doc));
-        zoom.setTraceRange(doc->tracks.startNs(), doc->tracks.endNs());
+        state.setDocument(doc);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QImage image(view.viewport()->size(), QImage::Format_RGB32);
@@ -165,12 +164,12 @@ private slots:
 
     void levelOfDetailFillsEveryCoveredColumn() {
         auto doc = syntheticDocument(60'000, 7);
-        auto model = std::make_shared<TrackModel>(doc);
-        ZoomControl zoom;
-        TimelineView view(&zoom);
+        ViewerState state;
+        ZoomControl& zoom = *state.zoom();
+        TimelineView view(&state);
         view.resize(1000, 400);
-        view.setModel(model);
-        zoom.setTraceRange(doc->tracks.startNs(), doc->tracks.endNs());
+        state.setDocument(doc);
+        const TrackModel* model = view.model();
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const QSize size = view.viewport()->size();
@@ -221,9 +220,10 @@ private slots:
     }
 
 private:
+    ZoomControl& zoom() { return *state_.zoom(); }
+
     std::shared_ptr<Document> doc_;
-    std::shared_ptr<TrackModel> model_;
-    ZoomControl zoom_;
+    ViewerState state_;
     std::unique_ptr<TimelineView> view_;
     uint32_t annotated_ = 0, unresolved_ = 0;
 };

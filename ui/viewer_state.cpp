@@ -1,0 +1,117 @@
+#include "viewer_state.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "zoom_control.h"
+
+using namespace stackline;
+
+namespace {
+
+constexpr size_t kMaxHistory = 200;
+
+}  // namespace
+
+ViewerState::ViewerState(QObject* parent) : QObject(parent), zoom_(new ZoomControl(this)) {}
+
+std::shared_ptr<const Document> ViewerState::current() const {
+    return documents_.empty() ? nullptr : documents_.front();
+}
+
+void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> documents) {
+    documents_ = std::move(documents);
+    documents_.erase(std::remove(documents_.begin(), documents_.end(), nullptr), documents_.end());
+    selected_ = {};
+    highlighted_.clear();
+    history_.clear();
+    position_ = 0;
+    if (const auto doc = current())
+        zoom_->setTraceRange(doc->tracks.startNs(), doc->tracks.endNs());
+    emit documentsChanged();
+    emit historyChanged();
+}
+
+void ViewerState::setDocument(std::shared_ptr<const Document> document) {
+    std::vector<std::shared_ptr<const Document>> documents;
+    if (document) documents.push_back(std::move(document));
+    setDocuments(std::move(documents));
+}
+
+uint32_t ViewerState::selectedRow(const Document* doc) const {
+    return doc && selected_.doc == doc ? selected_.row : kNoRow;
+}
+
+void ViewerState::select(uint32_t row, bool reveal) {
+    select(EventRef{current().get(), row}, reveal);
+}
+
+void ViewerState::select(EventRef event, bool reveal) {
+    const bool known = std::any_of(documents_.begin(), documents_.end(),
+                                   [&](const auto& d) { return d.get() == event.doc; });
+    if (!known || event.row >= event.doc->events().size()) event = {};
+    if (event.isValid() && (history_.empty() || history_[position_] != event)) {
+        if (!history_.empty()) history_.resize(position_ + 1);
+        history_.push_back(event);
+        if (history_.size() > kMaxHistory) history_.erase(history_.begin());
+        position_ = history_.size() - 1;
+        emit historyChanged();
+    }
+    setSelected(event, reveal);
+}
+
+void ViewerState::setSelected(EventRef event, bool reveal) {
+    if (event != selected_) {
+        selected_ = event;
+        emit selectionChanged();
+    }
+    if (reveal && selected_.isValid()) emit revealRequested();
+}
+
+void ViewerState::focus(uint32_t row) {
+    const auto doc = current();
+    if (!doc || row >= doc->events().size()) return;
+    const EventTable& ev = doc->events();
+    const int64_t dur = std::max<int64_t>(0, ev.durNs[row]);
+    const int64_t centre = ev.tsNs[row] + dur / 2;
+    // Wide enough to show the slice with context, and a kernel's launch unless that is so far
+    // away that the kernel would shrink to a few pixels (its arrow still points that way).
+    int64_t half = std::max<int64_t>(dur * 3, 2000);
+    const uint32_t launch = doc->launchOf(row);
+    const int64_t reach = launch == kNoRow ? 0 : std::abs(centre - ev.tsNs[launch]) * 5 / 4;
+    if (reach <= std::max<int64_t>(dur * 25, 50'000)) half = std::max(half, reach);
+    zoom_->setWindow(centre - half, centre + half);
+    select(row, true);
+}
+
+void ViewerState::setHighlighted(std::vector<uint32_t> rows) {
+    if (rows == highlighted_) return;
+    highlighted_ = std::move(rows);
+    emit highlightChanged();
+}
+
+void ViewerState::showSource(const QString& file, int line, const QString& code) {
+    emit sourceRequested(file, line, code);
+}
+
+// With the selection cleared, the last selection is one step back.
+bool ViewerState::canGoBack() const {
+    return position_ > 0 || (!history_.empty() && selected_ != history_[position_]);
+}
+
+void ViewerState::back() {
+    if (!history_.empty() && selected_ != history_[position_])
+        go(position_);
+    else if (canGoBack())
+        go(position_ - 1);
+}
+
+void ViewerState::forward() {
+    if (canGoForward()) go(position_ + 1);
+}
+
+void ViewerState::go(size_t position) {
+    position_ = position;
+    emit historyChanged();
+    setSelected(history_[position_], true);
+}

@@ -1,0 +1,90 @@
+// The viewer's state, in one place: the loaded documents, the selected event, the highlighted
+// events, the time window (its ZoomControl) and the history of selections. Panels and the
+// timeline receive it, change it through its methods and follow it through its signals; they
+// never call each other.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <vector>
+
+#include "document.h"
+
+class ZoomControl;
+
+// An event of one loaded document.
+struct EventRef {
+    const Document* doc = nullptr;
+    uint32_t row = stackline::kNoRow;
+
+    bool isValid() const { return doc && row != stackline::kNoRow; }
+    bool operator==(const EventRef&) const = default;
+};
+
+class ViewerState : public QObject {
+    Q_OBJECT
+public:
+    explicit ViewerState(QObject* parent = nullptr);
+
+    // Today one trace is open; later several traces of a job, or two runs to compare.
+    const std::vector<std::shared_ptr<const Document>>& documents() const { return documents_; }
+    // The document the panels show: the first one, or null when none is loaded.
+    std::shared_ptr<const Document> current() const;
+    // Replaces the loaded documents: clears selection, highlight and history, and shows the
+    // current document's whole time range. Emits documentsChanged only.
+    void setDocuments(std::vector<std::shared_ptr<const Document>> documents);
+    void setDocument(std::shared_ptr<const Document> document);
+
+    // The time window; owned here, one for all views.
+    ZoomControl* zoom() const { return zoom_; }
+
+    EventRef selected() const { return selected_; }
+    // The selected row when it is in this document, else kNoRow.
+    uint32_t selectedRow(const Document* doc) const;
+    // Selects an event of the current document (kNoRow clears); reveal: scroll the timeline to
+    // it. A new selection goes into the history.
+    void select(uint32_t row, bool reveal = false);
+    void select(EventRef event, bool reveal = false);
+    // Selects an event, centres it and zooms so that its launch (for a kernel) is in view too.
+    void focus(uint32_t row);
+
+    // Events drawn with an outline (e.g. the kernels of a source hotspot), in the current
+    // document; empty: none.
+    const std::vector<uint32_t>& highlighted() const { return highlighted_; }
+    void setHighlighted(std::vector<uint32_t> rows);
+
+    // Asks for a source line to be shown (a stack frame or a hotspot line was chosen).
+    void showSource(const QString& file, int line, const QString& code = {});
+
+    bool canGoBack() const;
+    bool canGoForward() const { return position_ + 1 < history_.size(); }
+
+public slots:
+    // The previous / next selection in the history, revealed.
+    void back();
+    void forward();
+
+signals:
+    // The documents were replaced; selection, highlight and history are empty.
+    void documentsChanged();
+    void selectionChanged();
+    // The selection wants to be visible (a panel or search chose it, not a click on it).
+    void revealRequested();
+    void highlightChanged();
+    void historyChanged();
+    void sourceRequested(const QString& file, int line, const QString& code);
+
+private:
+    void setSelected(EventRef event, bool reveal);
+    void go(size_t position);
+
+    std::vector<std::shared_ptr<const Document>> documents_;
+    ZoomControl* zoom_;
+    EventRef selected_;
+    std::vector<uint32_t> highlighted_;
+    // Selections made, oldest first; position_ is the current one (or the last one, when the
+    // selection was cleared since: clearing is not a step of the history).
+    std::vector<EventRef> history_;
+    size_t position_ = 0;
+};
