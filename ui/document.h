@@ -26,7 +26,6 @@ struct Document {
     stackline::TrackIndex tracks;
     stackline::FlowIndex flows;
     stackline::Hotspots hotspots;  // GPU time by source line
-    stackline::Summary summary;    // the counts `stackline-cli summary` prints
 
     const stackline::EventTable& events() const { return trace->events; }
     QString tracePath() const { return QString::fromStdString(trace->path); }
