@@ -11,6 +11,7 @@
 
 #include "exporter.h"
 #include "fuzz_support.h"
+#include "json_depth.h"
 #include "kernel_info.h"
 #include "provenance.h"
 #include "report.h"
@@ -123,7 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     json strict;
     bool isStrict = false;
     if (traceText.find('\0') == std::string_view::npos &&
-        stackline::fuzz::nestingDepth(traceText) < 300) {
+        !stackline::json::tooDeep(traceText, 299)) {
         strict = json::parse(traceText.begin(), traceText.end(), nullptr, false);
         isStrict = !strict.is_discarded();
     }
