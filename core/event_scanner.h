@@ -318,6 +318,18 @@ private:
         return e.id;
     }
 
+    // Skips a value that starts with one of [ { n t f (the scanner checks the rest) and returns
+    // its kind.
+    ValueKind skipContainerOrLiteral() {
+        char first = *c.p;
+        c.skipValue();
+        return first == '['   ? ValueKind::Array
+               : first == '{' ? ValueKind::Object
+               : first == 'n' ? ValueKind::Null
+               : first == 't' ? ValueKind::TruthyScalar
+                              : ValueKind::FalsyScalar;
+    }
+
     ValueKind readKind(uint32_t* stringId) {
         switch (*c.p) {
             case '"': {
@@ -326,20 +338,11 @@ private:
                 return ValueKind::String;
             }
             case '[':
-                c.skipValue();
-                return ValueKind::Array;
             case '{':
-                c.skipValue();
-                return ValueKind::Object;
             case 'n':
-                c.skipValue();
-                return ValueKind::Null;
             case 't':
-                c.skipValue();
-                return ValueKind::TruthyScalar;
             case 'f':
-                c.skipValue();
-                return ValueKind::FalsyScalar;
+                return skipContainerOrLiteral();
             default:
                 return isZeroNumber(c.readNumber()) ? ValueKind::FalsyScalar
                                                     : ValueKind::TruthyScalar;
@@ -352,17 +355,15 @@ private:
                 return t.keys.stringKey(decoded(c.readString()));
             case '[':
             case '{':
-                c.skipValue();
-                return kUnhashable;
             case 'n':
-                c.skipValue();
-                return t.keys.nullKey();
             case 't':
-                c.skipValue();
-                return t.keys.intKey(1);
-            case 'f':
-                c.skipValue();
-                return t.keys.intKey(0);
+            case 'f': {
+                ValueKind kind = skipContainerOrLiteral();
+                return kind == ValueKind::Null           ? t.keys.nullKey()
+                       : kind == ValueKind::TruthyScalar ? t.keys.intKey(1)
+                       : kind == ValueKind::FalsyScalar  ? t.keys.intKey(0)
+                                                         : kUnhashable;
+            }
             default: {
                 PyNum n = scanNumber(c).value();
                 return n.kind == PyNum::Kind::Int ? intKey(n.i) : t.keys.floatKey(n.f);

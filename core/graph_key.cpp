@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "control_escape.h"
 #include "unicode_tables.h"
 
 namespace stackline {
@@ -287,6 +288,10 @@ private:
                 continue;
             }
             i_ += 2;
+            if (char control = controlEscape(e)) {
+                out += control;
+                continue;
+            }
             switch (e) {
                 case '\n':
                     break;
@@ -301,21 +306,6 @@ private:
                     break;
                 case 'a':
                     out += '\a';
-                    break;
-                case 'b':
-                    out += '\b';
-                    break;
-                case 'f':
-                    out += '\f';
-                    break;
-                case 'n':
-                    out += '\n';
-                    break;
-                case 'r':
-                    out += '\r';
-                    break;
-                case 't':
-                    out += '\t';
                     break;
                 case 'v':
                     out += '\v';

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "control_escape.h"
 #include "unicode_tables.h"
 
 namespace stackline::json {
@@ -39,22 +40,11 @@ std::string unescape(std::string_view raw) {
         }
         char e = raw[i + 1];
         i += 2;
+        if (char control = controlEscape(e)) {
+            out += control;
+            continue;
+        }
         switch (e) {
-            case 'n':
-                out += '\n';
-                break;
-            case 't':
-                out += '\t';
-                break;
-            case 'r':
-                out += '\r';
-                break;
-            case 'b':
-                out += '\b';
-                break;
-            case 'f':
-                out += '\f';
-                break;
             case 'u': {
                 char32_t cp;
                 if (!readHex4(raw, i, cp)) {
@@ -161,24 +151,18 @@ void Cursor::skipValue() {
                 readString();
                 break;
             case '{':
+            case '[': {
+                char closer = *p == '{' ? '}' : ']';
                 ++p;
                 skipSpace();
-                if (*p == '}') {
+                if (*p == closer) {
                     ++p;
                     break;
                 }
-                stack.push_back('}');
-                readKey();
+                stack.push_back(closer);
+                if (closer == '}') readKey();
                 continue;
-            case '[':
-                ++p;
-                skipSpace();
-                if (*p == ']') {
-                    ++p;
-                    break;
-                }
-                stack.push_back(']');
-                continue;
+            }
             case 't':
                 skipLiteral("true", 4);
                 break;

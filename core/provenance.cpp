@@ -11,8 +11,11 @@
 #include <unordered_map>
 
 #include "covered_search.h"
+#include "event_uids.h"
+#include "flow_mapping.h"
 #include "grouped_index.h"
 #include "kineto.h"
+#include "process_error.h"
 #include "stack_lookup.h"
 
 namespace stackline {
@@ -30,11 +33,6 @@ KernelStatus Provenance::status(const EventTable& events, uint32_t row) const {
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
-
-struct ProcessError {
-    DiagnosticKind kind;
-    std::string message;
-};
 
 // Keeps the processing state; one instance per run.
 class Processor {
@@ -67,14 +65,8 @@ public:
     }
 
 private:
-    // Uids: the row itself, unless the trace already has uid_assigned, in which case each event's
-    // own "uid" value is the key and uid_2_events maps it to the last event carrying it.
-    // Errors met on another thread, reported afterwards in order.
-    using Errors = std::vector<std::pair<uint32_t, ProcessError>>;
-
-    uint32_t key(uint32_t row) const { return uidMode_ ? keyOfRow_[row] : row; }
-    uint32_t rowOf(uint32_t key) const { return uidMode_ ? rowOfKey_[key] : key; }
-    uint32_t keyCount() const { return uidMode_ ? uint32_t(rowOfKey_.size()) : t_.size(); }
+    uint32_t key(uint32_t row) const { return uids_.key(row); }
+    uint32_t rowOf(uint32_t key) const { return uids_.rowOf(key); }
 
     void error(uint32_t row, DiagnosticKind kind, std::string message) {
         if (discover_) return;
@@ -96,31 +88,14 @@ private:
         out_.diagnostics.push_back({kind, row, std::move(name), std::move(message)});
     }
     void fail(uint32_t row, const ProcessError& e) { error(row, e.kind, e.message); }
-    static std::string eventLabel(uint32_t row) { return "event " + std::to_string(row); }
 
     // _assign_uniq_id_to_event
     void assignUids() {
-        if (!trace_.info.uidAssignedTruthy) return;
-        uidMode_ = true;
-        uint32_t n = t_.size();
-        keyOfRow_.resize(n);
-        std::unordered_map<KeyId, uint32_t> dense;
-        for (uint32_t row = 0; row < n; ++row) {
-            KeyId k = t_.uid[row];
-            if (t_.kinds[row].event != ValueKind::Object || k == kNoKey || k == kUnhashable) {
-                error(row, DiagnosticKind::MissingUid,
-                      eventLabel(row) +
-                          " has no usable \"uid\" although the trace has "
-                          "uid_assigned; it is given one of its own");
-                keyOfRow_[row] = uint32_t(rowOfKey_.size());
-                rowOfKey_.push_back(row);
-                continue;
-            }
-            auto [it, inserted] = dense.try_emplace(k, uint32_t(rowOfKey_.size()));
-            if (inserted) rowOfKey_.push_back(row);
-            rowOfKey_[it->second] = row;  // the last event with this uid wins
-            keyOfRow_[row] = it->second;
-        }
+        for (uint32_t row : uids_.assign(t_, trace_.info.uidAssignedTruthy))
+            error(row, DiagnosticKind::MissingUid,
+                  eventLabel(row) +
+                      " has no usable \"uid\" although the trace has uid_assigned; it is given "
+                      "one of its own");
     }
 
     // The loop of add_to_chrome_trace that sorts events into flow, real, compiled and extern.
@@ -162,7 +137,7 @@ private:
         for (uint32_t row = 0; row < n; ++row) {
             const EventTable::Kinds& k = t_.kinds[row];
             if (k.event != ValueKind::Object) {
-                if (!uidMode_)
+                if (!uids_.fromTrace())
                     error(row, DiagnosticKind::MalformedEvent,
                           eventLabel(row) + " is not a JSON object; it is left as it is");
                 continue;
@@ -242,12 +217,12 @@ private:
     // Its errors are returned in order, not reported, so that two calls can run at once.
     struct Covered {
         std::vector<CoveredGroup> groups;
-        Errors errors;
+        ProcessErrors errors;
     };
     Covered findCoveredIn(const std::vector<uint32_t>& regions) const {
         Covered out;
         if (regions.empty()) return out;
-        CoveredSearch search(keyOfRow_);
+        CoveredSearch search(uids_.keyOfRow());
         for (uint32_t row : regions) {
             try {
                 if (t_.tid[row] == kNoKey)
@@ -296,7 +271,7 @@ private:
     // For each op, the extern regions covering it, in group order.
     void indexExternRegions(const std::vector<CoveredGroup>& externCovered) {
         if (externCovered.empty()) return;
-        externRegionsOfOp_ = GroupedIndex::build(keyCount(), [&](auto add) {
+        externRegionsOfOp_ = GroupedIndex::build(uids_.count(), [&](auto add) {
             for (std::size_t g = 0; g < externCovered.size(); ++g)
                 for (uint32_t op : externCovered[g].ops) add(op, uint32_t(g));
         });
@@ -317,84 +292,19 @@ private:
         std::future<Covered> pending;
         if (parallel) pending = std::async(std::launch::async, externs);
         Covered compiled = findCoveredIn(compiled_);
-        Errors flowErrors, kernelErrors;
-        buildFlowMapping(flowErrors);
+        ProcessErrors flowErrors, kernelErrors;
+        if (anyFlow_) flows_ = buildFlowMapping(t_, isFlow_, uids_, flowErrors);
         indexKernelsByExternalId(kernelErrors);
         Covered covered = parallel ? pending.get() : externs();
-        for (const Errors* errors : {&compiled.errors, &covered.errors, &flowErrors, &kernelErrors})
+        for (const ProcessErrors* errors :
+             {&compiled.errors, &covered.errors, &flowErrors, &kernelErrors})
             for (const auto& [row, e] : *errors) fail(row, e);
         compiledCovered_ = std::move(compiled.groups);
         externCovered_ = std::move(covered.groups);
     }
 
-    // _build_flow_mapping: each s/f binds to the event just before it in the file.
-    void buildFlowMapping(Errors& errors) {
-        if (!anyFlow_) return;
-        std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (src, dst) keys, insertion order
-        // Flow ids are Python ints: keyed exactly, beyond int64 too.
-        struct Hash {
-            std::size_t operator()(__int128 v) const {
-                return std::hash<uint64_t>()(uint64_t(v) ^
-                                             uint64_t(v >> 64) * 0x9E3779B97F4A7C15ull);
-            }
-        };
-        std::unordered_map<__int128, uint32_t, Hash> pairOf;
-        // Flow ids are mostly small non-negative ints (correlation ids): those index an array
-        // when it stays within four slots per flow event; the others go to the hash map.
-        int64_t maxId = -1;
-        uint64_t flows = 0;
-        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
-            if (!isFlow_[row] || t_.kinds[row].flowId != FlowIdStatus::Ok) continue;
-            ++flows;
-            maxId = std::max(maxId, t_.flowId[row]);
-        }
-        std::vector<uint32_t> pairOfSmall;
-        if (maxId >= 0 && uint64_t(maxId) < 4 * flows + (1u << 16))
-            pairOfSmall.assign(std::size_t(maxId) + 1, kNone);
-        uint32_t prev = kNone;
-        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
-            if (!isFlow_[row]) {
-                prev = row;
-                continue;
-            }
-            char ph = t_.phase[row];
-            if (ph == 's' || ph == 'f') {
-                if (prev == kNone) continue;
-                const EventTable::Kinds& k = t_.kinds[row];
-                if (k.flowId == FlowIdStatus::Missing) {
-                    errors.emplace_back(row, ProcessError{DiagnosticKind::BadFlow,
-                                                          eventLabel(row) + " is a flow event "
-                                                                            "without \"id\""});
-                } else if (k.flowId == FlowIdStatus::Invalid) {
-                    errors.emplace_back(row, ProcessError{DiagnosticKind::BadFlow,
-                                                          eventLabel(row) + " has a flow \"id\" "
-                                                                            "that int() rejects"});
-                } else {
-                    __int128 id =
-                        k.flowId == FlowIdStatus::Big ? t_.bigFlowId.at(row) : t_.flowId[row];
-                    uint32_t& pair = id >= 0 && id < __int128(pairOfSmall.size())
-                                         ? pairOfSmall[std::size_t(id)]
-                                         : pairOf.try_emplace(id, kNone).first->second;
-                    if (pair == kNone) {
-                        pair = uint32_t(pairs.size());
-                        pairs.push_back({kNone, kNone});
-                    }
-                    (ph == 's' ? pairs[pair].first : pairs[pair].second) = key(prev);
-                }
-            }
-            prev = row;
-        }
-        src2dst_.assign(keyCount(), kNone);
-        dst2src_.assign(keyCount(), kNone);
-        for (auto [src, dst] : pairs) {
-            if (src == kNone || dst == kNone) continue;
-            src2dst_[src] = dst;
-            dst2src_[dst] = src;
-        }
-    }
-
     // kernel_uids_by_external_id, as one array grouped by External id (file order within).
-    void indexKernelsByExternalId(Errors& errors) {
+    void indexKernelsByExternalId(ProcessErrors& errors) {
         std::vector<std::pair<KeyId, uint32_t>> found;
         for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
             if (!isReal_[row] || !(catFlags(row) & kKernel)) continue;
@@ -435,7 +345,7 @@ private:
     // _related_compile_region: the nearest compiled event, any thread, strictly around the
     // backward region's fwdbwd source.
     uint32_t relatedRegion(uint32_t regionRow) {
-        uint32_t src = dst2src_.empty() ? kNone : dst2src_[key(regionRow)];
+        uint32_t src = flows_.dst2src.empty() ? kNone : flows_.dst2src[key(regionRow)];
         if (src == kNone)
             throw ProcessError{DiagnosticKind::BackwardWithoutFlow,
                                eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
@@ -454,8 +364,8 @@ private:
     // _kernel_events_for_op: calls f(row) for each kernel event of the op.
     template <typename F>
     void forEachKernel(uint32_t opKey, F&& f) {
-        if (!src2dst_.empty() && src2dst_[opKey] != kNone) {
-            f(rowOf(src2dst_[opKey]));
+        if (!flows_.src2dst.empty() && flows_.src2dst[opKey] != FlowMapping::kNoFlow) {
+            f(rowOf(flows_.src2dst[opKey]));
             return;
         }
         uint32_t opRow = rowOf(opKey);
@@ -600,16 +510,15 @@ private:
     bool discover_;
     unsigned threads_;  // 0: one per core
 
-    bool uidMode_ = false;
     bool raisingKeysReported_ = false;
-    std::vector<uint32_t> keyOfRow_, rowOfKey_;
+    EventUids uids_;
     std::vector<uint8_t> isFlow_, isReal_;
     bool anyFlow_ = false;
     std::vector<uint32_t> compiled_, extern_;
     std::vector<CoveredGroup> compiledCovered_, externCovered_;
-    GroupedIndex externRegionsOfOp_;           // by op key: indexes into externCovered_
-    std::vector<uint32_t> src2dst_, dst2src_;  // by uid key; kNone where there is no flow
-    GroupedIndex kernelsByExternalId_;         // kernel keys by External id
+    GroupedIndex externRegionsOfOp_;  // by op key: indexes into externCovered_
+    FlowMapping flows_;
+    GroupedIndex kernelsByExternalId_;  // kernel keys by External id
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;

@@ -135,6 +135,13 @@ std::string dumpJson(const OrderedJson& j, int indent) {
     return j.dump(indent, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
+// Throws OutputError, which main() reports.
+void writeFile(const std::string& path, std::string_view text) {
+    AtomicFile file(path);
+    file.write(text);
+    file.commit();
+}
+
 void printNotes(const KernelInfo& info) {
     for (const std::string& note : info.notes())
         std::cerr << "kernel information: note: " << note << "\n";
@@ -187,18 +194,9 @@ int annotate(const Args& a) {
     ExportOptions eo;
     eo.allowOverwriteInput = a.inPlace;
     eo.threads = a.threads;
-    try {
-        exportTrace(trace, p, a.out, eo);
-        aside.join();
-        if (!a.report.empty()) {
-            AtomicFile file(a.report);
-            file.write(report);
-            file.commit();
-        }
-    } catch (const OutputError& e) {
-        std::cerr << "stackline-cli: " << e.what() << "\n";
-        return kExitOutput;
-    }
+    exportTrace(trace, p, a.out, eo);
+    aside.join();
+    if (!a.report.empty()) writeFile(a.report, report);
     PhaseTimer::Times exportTime = t2.elapsed();
 
     std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
@@ -262,14 +260,7 @@ int kernelInfo(const Args& a) {
         std::cout << text;
         return 0;
     }
-    try {
-        AtomicFile file(a.out);
-        file.write(text);
-        file.commit();
-    } catch (const OutputError& e) {
-        std::cerr << "stackline-cli: " << e.what() << "\n";
-        return kExitOutput;
-    }
+    writeFile(a.out, text);
     return 0;
 }
 
@@ -310,6 +301,9 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
         std::cerr << "stackline-cli: " << e.what() << "\n";
         return kExitInput;
+    } catch (const OutputError& e) {
+        std::cerr << "stackline-cli: " << e.what() << "\n";
+        return kExitOutput;
     } catch (const std::bad_alloc&) {
         std::cerr << "stackline-cli: out of memory reading " << a.trace << "\n";
         return kExitInput;

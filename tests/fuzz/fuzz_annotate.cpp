@@ -11,13 +11,14 @@
 
 #include "exporter.h"
 #include "fuzz_support.h"
+#include "json_depth.h"
 #include "kernel_info.h"
 #include "provenance.h"
 #include "report.h"
 #include "trace.h"
 
 using namespace stackline;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 namespace {
 
@@ -43,30 +44,30 @@ const KernelInfo& fixedInfo() {
     return info;
 }
 
-std::string show(const json& j) {
-    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+std::string show(const Json& j) {
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 // The export of a strict-JSON trace against the input, as described above.
-void checkExport(const Trace& trace, const Provenance& p, const json& in,
+void checkExport(const Trace& trace, const Provenance& p, const Json& in,
                  const std::string& exported) {
-    json out = json::parse(exported, nullptr, false);
+    Json out = Json::parse(exported, nullptr, false);
     FUZZ_CHECK(!out.is_discarded(), exported);
     FUZZ_CHECK(out.is_object() && out.contains("traceEvents") && out["traceEvents"].is_array());
-    const json& inEvents = in["traceEvents"];
-    json& outEvents = out["traceEvents"];
+    const Json& inEvents = in["traceEvents"];
+    Json& outEvents = out["traceEvents"];
     FUZZ_CHECK(outEvents.size() == inEvents.size() && inEvents.size() == trace.events.size());
     for (uint32_t row = 0; row < trace.events.size(); ++row) {
-        json expected = inEvents[row];
-        json& got = outEvents[row];
+        Json expected = inEvents[row];
+        Json& got = outEvents[row];
         if (p.assignUids && expected.is_object()) {
-            FUZZ_CHECK(got.is_object() && got.contains("uid") && got["uid"] == json(row),
+            FUZZ_CHECK(got.is_object() && got.contains("uid") && got["uid"] == Json(row),
                        show(got));
             got.erase("uid");
             expected.erase("uid");
         }
         if (p.written[row]) {
-            json stack = json::parse(p.stacks.json(p.stack[row]));
+            Json stack = Json::parse(p.stacks.json(p.stack[row]));
             FUZZ_CHECK(got.is_object() && got.contains("args") && got["args"].is_object() &&
                            got["args"].contains("stack") && got["args"]["stack"] == stack,
                        show(got));
@@ -79,18 +80,18 @@ void checkExport(const Trace& trace, const Provenance& p, const json& in,
         FUZZ_CHECK(got == expected,
                    "row " + std::to_string(row) + "\n" + show(expected) + "\n" + show(got));
     }
-    json inRest = in, outRest = out;
+    Json inRest = in, outRest = out;
     inRest.erase("traceEvents");
     outRest.erase("traceEvents");
     if (p.assignUids) {
-        FUZZ_CHECK(outRest.contains("uid_assigned") && outRest["uid_assigned"] == json(true));
+        FUZZ_CHECK(outRest.contains("uid_assigned") && outRest["uid_assigned"] == Json(true));
         inRest.erase("uid_assigned");
         outRest.erase("uid_assigned");
     }
     FUZZ_CHECK(inRest == outRest, show(inRest) + "\n" + show(outRest));
 }
 
-void annotate(const Trace& trace, const KernelInfo& info, const json* strict) {
+void annotate(const Trace& trace, const KernelInfo& info, const Json* strict) {
     Provenance p = runProvenance(trace, info);
     FUZZ_CHECK(p.stack.size() == trace.events.size() && p.written.size() == trace.events.size());
     for (const Diagnostic& d : p.diagnostics)
@@ -120,11 +121,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const InputError&) {
         return 0;
     }
-    json strict;
+    Json strict;
     bool isStrict = false;
     if (traceText.find('\0') == std::string_view::npos &&
-        stackline::fuzz::nestingDepth(traceText) < 300) {
-        strict = json::parse(traceText.begin(), traceText.end(), nullptr, false);
+        !stackline::json::tooDeep(traceText, 299)) {
+        strict = Json::parse(traceText.begin(), traceText.end(), nullptr, false);
         isStrict = !strict.is_discarded();
     }
     annotate(*trace, fixedInfo(), isStrict ? &strict : nullptr);

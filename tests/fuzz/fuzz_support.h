@@ -1,8 +1,7 @@
-// Shared by the fuzz targets: inputs as text, a nesting-depth guard for nlohmann-based oracles
-// (nlohmann's comparison and copy recurse), and a failure that libFuzzer records as a crash.
+// Shared by the fuzz targets: inputs as text and a failure that libFuzzer records as a crash.
+// (nlohmann-based oracles guard against deep nesting with json::tooDeep, as the core does.)
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,28 +12,6 @@ namespace stackline::fuzz {
 
 inline std::string_view asText(const uint8_t* data, size_t size) {
     return {reinterpret_cast<const char*>(data), size};
-}
-
-// Deepest [ / { nesting outside strings (an upper bound; escapes are respected).
-inline int nestingDepth(std::string_view s) {
-    int depth = 0, deepest = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return deepest;
 }
 
 // Strict UTF-8 (no surrogates, no overlongs).

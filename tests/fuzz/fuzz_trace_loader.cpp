@@ -15,6 +15,7 @@
 
 #include "flow_index.h"
 #include "fuzz_support.h"
+#include "json_depth.h"
 #include "trace.h"
 #include "track_index.h"
 
@@ -176,7 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     // What a strict JSON parser reads as a trace must load, with the same number of events.
     // (nlohmann stops at a NUL byte as at the end of input; Python's json, and Stackline, do not.)
-    if (text.find('\0') == std::string_view::npos && stackline::fuzz::nestingDepth(text) < 2000) {
+    if (text.find('\0') == std::string_view::npos && !stackline::json::tooDeep(text, 1999)) {
         nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
         if (!j.is_discarded() && j.is_object() && j.contains("traceEvents") &&
             j["traceEvents"].is_array()) {

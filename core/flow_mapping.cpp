@@ -1,0 +1,76 @@
+#include "flow_mapping.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+namespace stackline {
+
+FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t>& isFlow,
+                             const EventUids& uids, ProcessErrors& errors) {
+    constexpr uint32_t kNone = FlowMapping::kNoFlow;   // also: no row, no pair yet
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (src, dst) keys, insertion order
+    // Flow ids are Python ints: keyed exactly, beyond int64 too.
+    struct Hash {
+        std::size_t operator()(__int128 v) const {
+            return std::hash<uint64_t>()(uint64_t(v) ^ uint64_t(v >> 64) * 0x9E3779B97F4A7C15ull);
+        }
+    };
+    std::unordered_map<__int128, uint32_t, Hash> pairOf;
+    // Flow ids are mostly small non-negative ints (correlation ids): those index an array
+    // when it stays within four slots per flow event; the others go to the hash map.
+    int64_t maxId = -1;
+    uint64_t flows = 0;
+    for (uint32_t row = 0, n = events.size(); row < n; ++row) {
+        if (!isFlow[row] || events.kinds[row].flowId != FlowIdStatus::Ok) continue;
+        ++flows;
+        maxId = std::max(maxId, events.flowId[row]);
+    }
+    std::vector<uint32_t> pairOfSmall;
+    if (maxId >= 0 && uint64_t(maxId) < 4 * flows + (1u << 16))
+        pairOfSmall.assign(std::size_t(maxId) + 1, kNone);
+    uint32_t prev = kNone;
+    for (uint32_t row = 0, n = events.size(); row < n; ++row) {
+        if (!isFlow[row]) {
+            prev = row;
+            continue;
+        }
+        char ph = events.phase[row];
+        if (ph == 's' || ph == 'f') {
+            if (prev == kNone) continue;
+            const EventTable::Kinds& k = events.kinds[row];
+            if (k.flowId == FlowIdStatus::Missing) {
+                errors.emplace_back(
+                    row, ProcessError{DiagnosticKind::BadFlow,
+                                      eventLabel(row) + " is a flow event without \"id\""});
+            } else if (k.flowId == FlowIdStatus::Invalid) {
+                errors.emplace_back(
+                    row, ProcessError{DiagnosticKind::BadFlow,
+                                      eventLabel(row) + " has a flow \"id\" that int() rejects"});
+            } else {
+                __int128 id =
+                    k.flowId == FlowIdStatus::Big ? events.bigFlowId.at(row) : events.flowId[row];
+                uint32_t& pair = id >= 0 && id < __int128(pairOfSmall.size())
+                                     ? pairOfSmall[std::size_t(id)]
+                                     : pairOf.try_emplace(id, kNone).first->second;
+                if (pair == kNone) {
+                    pair = uint32_t(pairs.size());
+                    pairs.push_back({kNone, kNone});
+                }
+                (ph == 's' ? pairs[pair].first : pairs[pair].second) = uids.key(prev);
+            }
+        }
+        prev = row;
+    }
+    FlowMapping m;
+    m.src2dst.assign(uids.count(), kNone);
+    m.dst2src.assign(uids.count(), kNone);
+    for (auto [src, dst] : pairs) {
+        if (src == kNone || dst == kNone) continue;
+        m.src2dst[src] = dst;
+        m.dst2src[dst] = src;
+    }
+    return m;
+}
+
+}  // namespace stackline
