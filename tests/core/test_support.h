@@ -3,6 +3,8 @@
 // does.
 #pragma once
 
+#include <unistd.h>
+
 #include <QByteArrayView>
 #include <QDir>
 #include <QFile>
@@ -79,16 +81,26 @@ void stringColumns(const std::array<const char*, Columns>& columns) {
     for (const char* column : columns) QTest::addColumn<QString>(column);
 }
 
-// A QTest data table whose columns all hold strings: declares the columns, then adds one row per
-// entry, {row name, each column's value in order}.
+// Rows of a QTest data table whose columns all hold strings: {row name, each column's value}.
 template <std::size_t Columns>
-void stringTable(const std::array<const char*, Columns>& columns,
-                 std::initializer_list<std::array<const char*, Columns + 1>> rows) {
-    stringColumns(columns);
+using StringRows = std::initializer_list<std::array<const char*, Columns + 1>>;
+
+template <std::size_t Columns>
+void stringRows(StringRows<Columns> rows) {
     for (const std::array<const char*, Columns + 1>& row : rows) {
         QTestData& data = QTest::newRow(row[0]);
         for (std::size_t i = 1; i <= Columns; ++i) data << QString::fromUtf8(row[i]);
     }
+}
+
+// A QTest data table whose columns all hold strings. The rows whose case needs a denied
+// permission are left out for root, which passes every permission check.
+template <std::size_t Columns>
+void stringTable(const std::array<const char*, Columns>& columns, StringRows<Columns> rows,
+                 StringRows<Columns> deniedPermissionRows = {}) {
+    stringColumns(columns);
+    stringRows<Columns>(rows);
+    if (::geteuid() != 0) stringRows<Columns>(deniedPermissionRows);
 }
 
 inline QString dump(const nlohmann::json& j) {

@@ -7,8 +7,6 @@
 // Unreadable input: the tests run as root in CI, where chmod 000 does not stop reading, so the
 // rows use a folder and a path through a regular file (ENOTDIR); the chmod 000 row runs only when
 // the tests do not run as root. A FIFO is not used: opening one without a writer blocks.
-#include <unistd.h>
-
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -333,11 +331,9 @@ void TstRefusedInputs::unreadableInputs_data() {
              "nope.json: cannot open: No such file or directory"},
             {"kernel information path through a file", "t.json", "t.json/k.json",
              "t.json/k.json: cannot open: Not a directory"},
-        });
-    if (::geteuid() != 0)
-        QTest::newRow("trace without read permission")
-            << QString("locked.json") << QString("k.json")
-            << QString("locked.json: cannot open: Permission denied");
+        },
+        {{"trace without read permission", "locked.json", "k.json",
+          "locked.json: cannot open: Permission denied"}});
 }
 
 void TstRefusedInputs::badArguments_data() {
