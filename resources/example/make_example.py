@@ -225,6 +225,13 @@ N_PARAMS = 12                      # weights and biases of norm1, qkv, proj, nor
 # Event model
 
 
+def kernel_args(regs, smem, blocks_per_sm, warps_per_sm, grid, block, occupancy):
+    """A kernel's launch geometry and achieved occupancy, as Kineto writes them in its args."""
+    return {"registers per thread": regs, "shared memory": smem, "blocks per SM": blocks_per_sm,
+            "warps per SM": warps_per_sm, "grid": grid, "block": block,
+            "est. achieved occupancy %": occupancy}
+
+
 def fmt_us(ns):
     return f"{ns // 1000}.{ns % 1000:03d}"
 
@@ -328,6 +335,10 @@ class Gen:
         self.launches.append((rt, gpu_ev))
         return rt, gpu_ev
 
+    def eager_kernel(self, tid, us, kernel, gpu_us, geometry):
+        """cudaLaunchKernel of an eager ATen kernel; geometry as kernel_args gives it."""
+        return self.runtime(tid, "cudaLaunchKernel", us, gpu=("kernel", kernel, gpu_us, geometry))
+
     def gpu_annotation(self, name, first_launch, count, ext):
         """A gpu_user_annotation spanning the kernels of launches [first_launch, +count)."""
         self.gpu_annotations.append((first_launch, count, name, ext))
@@ -337,11 +348,10 @@ class Gen:
         first = len(self.launches)
         for kind, name, _handle, us, _stacks, _post, _pre, shape in kernels:
             gx, gy, gz, threads, regs, smem = shape
-            occupancy = {"registers per thread": regs, "shared memory": smem,
-                         "blocks per SM": round(gx * gy * gz / 108, 6),
-                         "warps per SM": round(gx * gy * gz * threads / 32 / 108, 6),
-                         "grid": [gx, gy, gz], "block": [threads, 1, 1],
-                         "est. achieved occupancy %": min(100, max(6, int(2048 * 100 // max(1, regs * threads))))}
+            occupancy = kernel_args(regs, smem, round(gx * gy * gz / 108, 6),
+                                    round(gx * gy * gz * threads / 32 / 108, 6), [gx, gy, gz],
+                                    [threads, 1, 1],
+                                    min(100, max(6, int(2048 * 100 // max(1, regs * threads)))))
             if kind in ("triton", "user"):
                 h = inductor_hash(name)
                 warps = threads // 32
@@ -397,24 +407,15 @@ class Gen:
                 mse_flow = self.flow
                 self.fwdbwd(mse, "s", mse_flow)
                 self.leaf(m, "aten::empty", 1.9)
-                self.runtime(m, "cudaLaunchKernel", 5.1, gpu=("kernel", K_MSE, 10.4, {
-                    "registers per thread": 16, "shared memory": 0, "blocks per SM": 37.925926,
-                    "warps per SM": 151.703705, "grid": [4096, 1, 1], "block": [128, 1, 1],
-                    "est. achieved occupancy %": 100}))
+                self.eager_kernel(m, 5.1, K_MSE, 10.4, kernel_args(16, 0, 37.925926, 151.703705, [4096, 1, 1], [128, 1, 1], 100))
                 with self.op(m, "aten::mean", lead=1.4, tail=0.9):
                     self.now[m] += self.jitter(4.0)
-                    self.runtime(m, "cudaLaunchKernel", 4.9, gpu=("kernel", K_MEAN, 8.3, {
-                        "registers per thread": 32, "shared memory": 16, "blocks per SM": 1.185185,
-                        "warps per SM": 18.962963, "grid": [128, 1, 1], "block": [32, 16, 1],
-                        "est. achieved occupancy %": 30}))
+                    self.eager_kernel(m, 4.9, K_MEAN, 8.3, kernel_args(32, 16, 1.185185, 18.962963, [128, 1, 1], [32, 16, 1], 30))
             with self.op(m, "aten::ones_like", lead=38.0, tail=0.8):
                 with self.op(m, "aten::empty_like", lead=1.0, tail=0.4):
                     self.leaf(m, "aten::empty_strided", 2.3)
                 with self.op(m, "aten::fill_", lead=0.8, tail=0.6):
-                    self.runtime(m, "cudaLaunchKernel", 4.4, gpu=("kernel", K_FILL, 1.6, {
-                        "registers per thread": 16, "shared memory": 0, "blocks per SM": 0.009259,
-                        "warps per SM": 0.037037, "grid": [1, 1, 1], "block": [128, 1, 1],
-                        "est. achieved occupancy %": 0}))
+                    self.eager_kernel(m, 4.4, K_FILL, 1.6, kernel_args(16, 0, 0.009259, 0.037037, [1, 1, 1], [128, 1, 1], 0))
 
             # loss.backward(): the autograd engine's device thread runs it, the main thread waits
             self.now[b] = max(self.now.get(b, 0), self.now[m] + self.jitter(17.0))
@@ -425,10 +426,8 @@ class Gen:
                     self.fwdbwd(mb, "f", mse_flow)
                     with self.op(b, "aten::mse_loss_backward", lead=2.2, tail=0.8):
                         self.leaf(b, "aten::zeros_like", 2.1)
-                        self.runtime(b, "cudaLaunchKernel", 5.0, gpu=("kernel", K_MSE_BWD, 12.1, {
-                            "registers per thread": 18, "shared memory": 0, "blocks per SM": 37.925926,
-                            "warps per SM": 151.703705, "grid": [4096, 1, 1], "block": [128, 1, 1],
-                            "est. achieved occupancy %": 100}))
+                        self.eager_kernel(b, 5.0, K_MSE_BWD, 12.1,
+                                          kernel_args(18, 0, 37.925926, 151.703705, [4096, 1, 1], [128, 1, 1], 100))
             with self.op(b, "autograd::engine::evaluate_function: CompiledFunctionBackward", lead=3.5, tail=2.7,
                          extra={"Sequence number": 39 + n, "Fwd thread id": 0}):
                 with self.op(b, "CompiledFunctionBackward", lead=1.3, tail=3.1,
@@ -448,16 +447,11 @@ class Gen:
             with self.op(m, "Optimizer.step#AdamW.step", cat="user_annotation", lead=6.0, tail=3.0):
                 with self.op(m, "aten::_foreach_add_", lead=9.0, tail=1.0):
                     self.now[m] += self.jitter(6.0)
-                    self.runtime(m, "cudaLaunchKernel", 5.2, gpu=("kernel", K_FOREACH_ADD, 2.2, {
-                        "registers per thread": 30, "shared memory": 0, "blocks per SM": 0.009259,
-                        "warps per SM": 0.148148, "grid": [1, 1, 1], "block": [512, 1, 1],
-                        "est. achieved occupancy %": 0}))
+                    self.eager_kernel(m, 5.2, K_FOREACH_ADD, 2.2,
+                                      kernel_args(30, 0, 0.009259, 0.148148, [1, 1, 1], [512, 1, 1], 0))
                 with self.op(m, "aten::_fused_adamw_", lead=4.0, tail=1.5):
                     self.now[m] += self.jitter(11.0)
-                    self.runtime(m, "cudaLaunchKernel", 5.6, gpu=("kernel", K_ADAMW, 24.8, {
-                        "registers per thread": 56, "shared memory": 0, "blocks per SM": 0.296296,
-                        "warps per SM": 4.740741, "grid": [32, 1, 1], "block": [512, 1, 1],
-                        "est. achieved occupancy %": 7}))
+                    self.eager_kernel(m, 5.6, K_ADAMW, 24.8, kernel_args(56, 0, 0.296296, 4.740741, [32, 1, 1], [512, 1, 1], 7))
             with self.op(m, "Optimizer.zero_grad#AdamW.zero_grad", cat="user_annotation", lead=5.0, tail=1.0):
                 self.now[m] += self.jitter(11.0)
             if n % 2:  # print(f"step {step}: loss {loss.item():.4f}")

@@ -167,25 +167,26 @@ SideBySide sideBySide(const std::vector<std::string>& other, const std::string& 
     return r;
 }
 
+// Each result keeps the runs it was measured from; the figures printed are derived from them.
 struct SizeResult {
     double mb = 0;
-    double totalSecs = 0;
-    double ratioToCp = 0;
-    double rssPerInput = 0;
+    SideBySide run;  // against cp
+    double totalSecs() const { return run.cli.proc.seconds; }
+    double ratioToCp() const { return totalSecs() / run.otherSecs; }
+    double rssPerInput() const { return run.cli.proc.peakRssMb / mb; }
 };
 
 struct GzipResult {
     double mb = 0;
     double gzMb = 0;
-    double inflateSecs = 0;
-    double loadSecs = 0;
-    double totalSecs = 0;
+    SideBySide run;  // against gzip -dc
+    double inflateSecs() const { return run.otherSecs; }
+    double loadSecs() const { return run.cli.timings.load; }
 };
 
 struct ReferenceResult {
     double mb = 0;
-    double seconds = 0;
-    double peakRssMb = 0;
+    Proc proc;
     double speedup = 0;
     bool equal = false;
     std::string summary;  // the oracle's stdout line
@@ -306,15 +307,13 @@ int run(const Options& opt) {
         const SideBySide run =
             sideBySide({"/bin/cp", "--reflink=never", trace.tracePath, copy}, copy, opt,
                        trace.tracePath, trace.kernelInfoPath, out, err);
-        const double cpSecs = run.otherSecs;
+        const SizeResult& r = results.emplace_back(SizeResult{mb, run});
         const CliRun& cli = run.cli;
-        const double total = cli.proc.seconds;
-        const SizeResult r{mb, total, total / cpSecs, cli.proc.peakRssMb / mb};
-        results.push_back(r);
+        const double total = r.totalSecs();
         std::printf("%8.1f %9llu %8.3f %9.3f %8.3f %8.3f %8.1f %6.2f %7.3f %9.1f %9.2f\n", mb,
                     (unsigned long long)trace.events, cli.timings.load, cli.timings.process,
-                    cli.timings.exportSecs, total, mb / total, r.ratioToCp, cpSecs,
-                    cli.proc.peakRssMb, r.rssPerInput);
+                    cli.timings.exportSecs, total, mb / total, r.ratioToCp(), run.otherSecs,
+                    cli.proc.peakRssMb, r.rssPerInput());
         std::fflush(stdout);
 
         if (canRunReference && !ref && sizeMb <= 64) {
@@ -324,11 +323,7 @@ int run(const Options& opt) {
                                       refStdout, err);
             const Proc cmp =
                 runProcess({"python3", "-c", kCompareScript, out, refOut}, "/dev/null", err);
-            ref = ReferenceResult{mb,
-                                  p.seconds,
-                                  p.peakRssMb,
-                                  p.seconds / total,
-                                  cmp.exitCode == 0,
+            ref = ReferenceResult{mb, p, p.seconds / total, cmp.exitCode == 0,
                                   trim(readFile(refStdout))};
             for (const std::string& f : {refOut, refResult, refStdout}) fs::remove(f);
         }
@@ -338,16 +333,10 @@ int run(const Options& opt) {
             const std::string gz = trace.tracePath + ".gz";
             cleanup.files.push_back(gz);
             runChecked({"gzip", "-1", "-k", "-f", trace.tracePath}, "/dev/null", err);
-            GzipResult g;
-            g.mb = mb;
-            g.gzMb = double(fs::file_size(gz)) / kMiB;
-            const SideBySide run =
-                sideBySide({"gzip", "-dc", gz}, "", opt, gz, trace.kernelInfoPath, out, err);
-            g.inflateSecs = run.otherSecs;
-            const CliRun& gzCli = run.cli;
-            g.loadSecs = gzCli.timings.load;
-            g.totalSecs = gzCli.proc.seconds;
-            gzipResults.push_back(g);
+            const double gzMb = double(fs::file_size(gz)) / kMiB;
+            gzipResults.push_back(GzipResult{
+                mb, gzMb,
+                sideBySide({"gzip", "-dc", gz}, "", opt, gz, trace.kernelInfoPath, out, err)});
             fs::remove(out);
             fs::remove(gz);
         }
@@ -359,13 +348,13 @@ int run(const Options& opt) {
         std::printf("\n.json.gz input (gzip -1)\n%8s %8s %10s %8s %12s %8s\n", "size MB", "gz MB",
                     "inflate s", "load s", "load/inflate", "total s");
         for (const GzipResult& g : gzipResults) {
-            std::printf("%8.1f %8.1f %10.3f %8.3f %12.2f %8.3f\n", g.mb, g.gzMb, g.inflateSecs,
-                        g.loadSecs, g.loadSecs / g.inflateSecs, g.totalSecs);
+            std::printf("%8.1f %8.1f %10.3f %8.3f %12.2f %8.3f\n", g.mb, g.gzMb, g.inflateSecs(),
+                        g.loadSecs(), g.loadSecs() / g.inflateSecs(), g.run.cli.proc.seconds);
         }
     }
     if (ref) {
         std::printf("\nreference on %.1f MB: %.2f s, peak RSS %.1f MB (%s)\n", ref->mb,
-                    ref->seconds, ref->peakRssMb, ref->summary.c_str());
+                    ref->proc.seconds, ref->proc.peakRssMb, ref->summary.c_str());
         std::printf("stackline is %.1fx faster; outputs equal: %s\n", ref->speedup,
                     ref->equal ? "yes" : "NO");
     }
@@ -378,12 +367,12 @@ int run(const Options& opt) {
                     ref->mb, ref->speedup, ref->equal ? "equal" : "different",
                     verdict(ref->speedup >= 150 && ref->equal));
     }
-    std::printf("  %.0f MB: <= 4x cp: %.2fx: %s\n", largest.mb, largest.ratioToCp,
-                verdict(largest.ratioToCp <= 4));
-    std::printf("  %.0f MB: peak RSS <= 1.0x input: %.2fx: %s\n", largest.mb, largest.rssPerInput,
-                verdict(largest.rssPerInput <= 1.0));
+    std::printf("  %.0f MB: <= 4x cp: %.2fx: %s\n", largest.mb, largest.ratioToCp(),
+                verdict(largest.ratioToCp() <= 4));
+    std::printf("  %.0f MB: peak RSS <= 1.0x input: %.2fx: %s\n", largest.mb, largest.rssPerInput(),
+                verdict(largest.rssPerInput() <= 1.0));
     if (results.size() > 1) {
-        const double scaling = largest.totalSecs / first.totalSecs;
+        const double scaling = largest.totalSecs() / first.totalSecs();
         std::printf(
             "  scaling %.0f MB / %.0f MB total time: %.1fx (target <= 30x for 1 GB / 40 "
             "MB): %s\n",
@@ -391,7 +380,7 @@ int run(const Options& opt) {
     }
     for (const GzipResult& g : gzipResults) {
         std::printf("  %.0f MB .json.gz: load <= 1.5x inflate: %.2fx: %s\n", g.mb,
-                    g.loadSecs / g.inflateSecs, verdict(g.loadSecs <= 1.5 * g.inflateSecs));
+                    g.loadSecs() / g.inflateSecs(), verdict(g.loadSecs() <= 1.5 * g.inflateSecs()));
     }
     return ref && !ref->equal ? 1 : 0;
 }

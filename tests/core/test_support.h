@@ -1,6 +1,9 @@
 // Helpers shared by the core tests: build traces from inline JSON, run the processor, read and
-// write files, list folders and run stackline-cli as a user does.
+// write files, list folders, fill QTest data tables of strings and run stackline-cli as a user
+// does.
 #pragma once
+
+#include <unistd.h>
 
 #include <QByteArrayView>
 #include <QDir>
@@ -10,7 +13,10 @@
 #include <QString>
 #include <QStringList>
 #include <QTest>
+#include <array>
+#include <cstddef>
 #include <fstream>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -67,6 +73,34 @@ inline nlohmann::json annotate(const std::string& trace, const std::string& kern
     nlohmann::json out = nlohmann::json::parse(exportToString(t, p));
     if (provenance) *provenance = std::move(p);
     return out;
+}
+
+// Declares the columns of a QTest data table that all hold strings.
+template <std::size_t Columns>
+void stringColumns(const std::array<const char*, Columns>& columns) {
+    for (const char* column : columns) QTest::addColumn<QString>(column);
+}
+
+// Rows of a QTest data table whose columns all hold strings: {row name, each column's value}.
+template <std::size_t Columns>
+using StringRows = std::initializer_list<std::array<const char*, Columns + 1>>;
+
+template <std::size_t Columns>
+void stringRows(StringRows<Columns> rows) {
+    for (const std::array<const char*, Columns + 1>& row : rows) {
+        QTestData& data = QTest::newRow(row[0]);
+        for (std::size_t i = 1; i <= Columns; ++i) data << QString::fromUtf8(row[i]);
+    }
+}
+
+// A QTest data table whose columns all hold strings. The rows whose case needs a denied
+// permission are left out for root, which passes every permission check.
+template <std::size_t Columns>
+void stringTable(const std::array<const char*, Columns>& columns, StringRows<Columns> rows,
+                 StringRows<Columns> deniedPermissionRows = {}) {
+    stringColumns(columns);
+    stringRows<Columns>(rows);
+    if (::geteuid() != 0) stringRows<Columns>(deniedPermissionRows);
 }
 
 inline QString dump(const nlohmann::json& j) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cpython_sort.h"
+#include "test_support.h"
 
 using namespace stackline;
 
@@ -53,28 +54,20 @@ class TstCpythonSort : public QObject {
     Q_OBJECT
 private slots:
     void ordersAsCPython_data() {
-        QTest::addColumn<QString>("keys");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("equal keys keep their order") << "3 1 2 1 3"
-                                                     << "1 3 2 0 4";
-        QTest::newRow("int and float keys compare as numbers") << "2 1.0 1 2.0 0.5"
-                                                               << "4 1 2 0 3";
-        QTest::newRow("ints beyond a double's precision") << "9007199254740993 9007199254740992.0"
-                                                          << "1 0";
-        QTest::newRow("empty") << ""
-                               << "";
-        QTest::newRow("one") << "nan"
-                             << "0";
-        QTest::newRow("NaN first") << "nan 3 1 2"
-                                   << "0 2 3 1";
-        QTest::newRow("NaN in the middle") << "3 1 nan 0 2"
-                                           << "3 1 4 0 2";
-        QTest::newRow("a descending run is reversed") << "5 4 3 nan 1 2"
-                                                      << "4 5 2 1 0 3";
-        QTest::newRow("a descending run stops at equal keys") << "3 2 2 1 nan 0"
-                                                              << "5 3 1 2 0 4";
-        QTest::newRow("all NaN") << "nan nan nan"
-                                 << "0 1 2";
+        stackline::test::stringTable<2>(
+            {"keys", "expected"},
+            {
+                {"equal keys keep their order", "3 1 2 1 3", "1 3 2 0 4"},
+                {"int and float keys compare as numbers", "2 1.0 1 2.0 0.5", "4 1 2 0 3"},
+                {"ints beyond a double's precision", "9007199254740993 9007199254740992.0", "1 0"},
+                {"empty", "", ""},
+                {"one", "nan", "0"},
+                {"NaN first", "nan 3 1 2", "0 2 3 1"},
+                {"NaN in the middle", "3 1 nan 0 2", "3 1 4 0 2"},
+                {"a descending run is reversed", "5 4 3 nan 1 2", "4 5 2 1 0 3"},
+                {"a descending run stops at equal keys", "3 2 2 1 nan 0", "5 3 1 2 0 4"},
+                {"all NaN", "nan nan nan", "0 1 2"},
+            });
         QTest::newRow("63 items with NaN, the longest list sorted by binary insertion")
             << generatedKeys(63, true)
             << "0 11 22 33 55 3 14 25 36 47 58 6 17 28 39 50 61 9 20 42 53 1 12 23 34 45 56 4 37 "

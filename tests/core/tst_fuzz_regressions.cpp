@@ -66,8 +66,7 @@ class TstFuzzRegressions : public QObject {
     Q_OBJECT
 private slots:
     void fuzzRegressions_data() {
-        QTest::addColumn<QString>("target");
-        QTest::addColumn<QString>("file");
+        stringColumns<2>({"target", "file"});
         const QString root = QStringLiteral(STACKLINE_TEST_DATA "/malformed/fuzz-regressions");
         int n = 0;
         for (QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories); it.hasNext(); ++n) {

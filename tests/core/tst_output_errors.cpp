@@ -16,37 +16,39 @@ class TstOutputErrors : public QObject {
     Q_OBJECT
 private slots:
     void outputErrors_data() {
-        QTest::addColumn<QString>("out");      // relative to the folder unless absolute
-        QTest::addColumn<QString>("report");   // "" for none
-        QTest::addColumn<QString>("message");  // expected after "stackline-cli: "; %1 the folder
-        auto row = [](const char* name, const QString& out, const QString& report,
-                      const QString& message) { QTest::newRow(name) << out << report << message; };
-        row("folder does not exist", "missing/out.json", "",
-            "%1/missing/out.json: cannot create the output in");
-        row("folder is a file", "t.json/out.json", "",
-            "%1/t.json/out.json: cannot create the output in");
-        row("folder not writable (procfs, even for root)", "/proc/stackline-out.json", "",
-            "/proc/stackline-out.json: cannot create the output in /proc/");
-        row("output is a folder", "sub", "", "%1/sub: is a directory");
-        row("full disk (/dev/full)", "/dev/full", "",
-            "/dev/full: write failed: No space left on device");
-        row("full disk, gzip output", "full.json.gz", "",
-            "%1/full.json.gz: write failed: No space left on device");
-        row("output is the input", "t.json", "",
-            "%1/t.json: refusing to overwrite the input trace");
-        row("output is the input, spelled differently", "sub/../t.json", "",
-            "%1/sub/../t.json: refusing to overwrite the input trace");
-        row("output is a link to the input", "link.json", "",
-            "%1/link.json: refusing to overwrite the input trace");
-        row("output is a hard link to the input", "hard.json", "",
-            "%1/hard.json: refusing to overwrite the input trace");
-        row("report on a full disk", "out.json", "/dev/full",
-            "/dev/full: write failed: No space left on device");
-        row("report folder does not exist", "out.json", "missing/r.json",
-            "%1/missing/r.json: cannot create the output in");
-        if (::geteuid() != 0)
-            row("folder without write permission", "locked/out.json", "",
-                "%1/locked/out.json: cannot create the output in");
+        stringTable<3>(
+            {
+                "out",      // relative to the folder unless absolute
+                "report",   // "" for none
+                "message",  // expected after "stackline-cli: "; %1 the folder
+            },
+            {
+                {"folder does not exist", "missing/out.json", "",
+                 "%1/missing/out.json: cannot create the output in"},
+                {"folder is a file", "t.json/out.json", "",
+                 "%1/t.json/out.json: cannot create the output in"},
+                {"folder not writable (procfs, even for root)", "/proc/stackline-out.json", "",
+                 "/proc/stackline-out.json: cannot create the output in /proc/"},
+                {"output is a folder", "sub", "", "%1/sub: is a directory"},
+                {"full disk (/dev/full)", "/dev/full", "",
+                 "/dev/full: write failed: No space left on device"},
+                {"full disk, gzip output", "full.json.gz", "",
+                 "%1/full.json.gz: write failed: No space left on device"},
+                {"output is the input", "t.json", "",
+                 "%1/t.json: refusing to overwrite the input trace"},
+                {"output is the input, spelled differently", "sub/../t.json", "",
+                 "%1/sub/../t.json: refusing to overwrite the input trace"},
+                {"output is a link to the input", "link.json", "",
+                 "%1/link.json: refusing to overwrite the input trace"},
+                {"output is a hard link to the input", "hard.json", "",
+                 "%1/hard.json: refusing to overwrite the input trace"},
+                {"report on a full disk", "out.json", "/dev/full",
+                 "/dev/full: write failed: No space left on device"},
+                {"report folder does not exist", "out.json", "missing/r.json",
+                 "%1/missing/r.json: cannot create the output in"},
+            },
+            {{"folder without write permission", "locked/out.json", "",
+              "%1/locked/out.json: cannot create the output in"}});
     }
     void outputErrors() {
         QFETCH(QString, out);

@@ -7,8 +7,6 @@
 // Unreadable input: the tests run as root in CI, where chmod 000 does not stop reading, so the
 // rows use a folder and a path through a regular file (ENOTDIR); the chmod 000 row runs only when
 // the tests do not run as root. A FIFO is not used: opening one without a writer blocks.
-#include <unistd.h>
-
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -317,23 +315,25 @@ void TstRefusedInputs::refusedKernelInfo_data() {
 }
 
 void TstRefusedInputs::unreadableInputs_data() {
-    QTest::addColumn<QString>("trace");  // relative to the folder; "k.json" is good kernel info
-    QTest::addColumn<QString>("kinfo");
-    QTest::addColumn<QString>("message");  // expected after "stackline-cli: <folder>/"
-    auto row = [](const char* name, const QString& trace, const QString& kinfo,
-                  const QString& message) { QTest::newRow(name) << trace << kinfo << message; };
-    row("nonexistent trace", "nope.json", "k.json",
-        "nope.json: cannot open: No such file or directory");
-    row("trace is a folder", "sub", "k.json", "sub: is a directory, not a file");
-    row("trace path through a file", "t.json/x.json", "k.json",
-        "t.json/x.json: cannot open: Not a directory");
-    row("nonexistent kernel information", "t.json", "nope.json",
-        "nope.json: cannot open: No such file or directory");
-    row("kernel information path through a file", "t.json", "t.json/k.json",
-        "t.json/k.json: cannot open: Not a directory");
-    if (::geteuid() != 0)
-        row("trace without read permission", "locked.json", "k.json",
-            "locked.json: cannot open: Permission denied");
+    stringTable<3>(
+        {
+            "trace",  // relative to the folder; "k.json" is good kernel info
+            "kinfo",
+            "message",  // expected after "stackline-cli: <folder>/"
+        },
+        {
+            {"nonexistent trace", "nope.json", "k.json",
+             "nope.json: cannot open: No such file or directory"},
+            {"trace is a folder", "sub", "k.json", "sub: is a directory, not a file"},
+            {"trace path through a file", "t.json/x.json", "k.json",
+             "t.json/x.json: cannot open: Not a directory"},
+            {"nonexistent kernel information", "t.json", "nope.json",
+             "nope.json: cannot open: No such file or directory"},
+            {"kernel information path through a file", "t.json", "t.json/k.json",
+             "t.json/k.json: cannot open: Not a directory"},
+        },
+        {{"trace without read permission", "locked.json", "k.json",
+          "locked.json: cannot open: Permission denied"}});
 }
 
 void TstRefusedInputs::badArguments_data() {

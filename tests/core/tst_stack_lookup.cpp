@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include "stack_lookup.h"
+#include "test_support.h"
 
 using namespace stackline;
 
@@ -10,26 +11,21 @@ class TstStackLookup : public QObject {
     Q_OBJECT
 private slots:
     void externKernelNameFollowsTheRegularExpression_data() {
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("a call, no comma after the word") << "extern_kernels.mm(buf0, arg1)"
-                                                         << "extern_kernels.mm(buf0, arg1)";
-        QTest::newRow("the word before a comma") << "extern_kernels_mm , x"
-                                                 << "extern_kernels_mm";
-        QTest::newRow("after a dot, tab before the comma") << "x.extern_kernels_bmm\t, y"
-                                                           << "extern_kernels_bmm";
-        QTest::newRow("no word boundary before it") << "my_extern_kernel, x"
-                                                    << "my_extern_kernel, x";
-        QTest::newRow("a non-ASCII letter is a word character") << "éextern_k, x"
-                                                                << "éextern_k, x";
-        QTest::newRow("extern alone is not enough") << "extern, x"
-                                                    << "extern, x";
-        QTest::newRow("non-ASCII letters continue the word") << "externé_mm, y"
-                                                             << "externé_mm";
-        QTest::newRow("the first match that reaches a comma") << "extern_a extern_b, c"
-                                                              << "extern_b";
-        QTest::newRow("no extern") << "aten::mm"
-                                   << "aten::mm";
+        stackline::test::stringTable<2>(
+            {"name", "expected"},
+            {
+                {"a call, no comma after the word", "extern_kernels.mm(buf0, arg1)",
+                 "extern_kernels.mm(buf0, arg1)"},
+                {"the word before a comma", "extern_kernels_mm , x", "extern_kernels_mm"},
+                {"after a dot, tab before the comma", "x.extern_kernels_bmm\t, y",
+                 "extern_kernels_bmm"},
+                {"no word boundary before it", "my_extern_kernel, x", "my_extern_kernel, x"},
+                {"a non-ASCII letter is a word character", "éextern_k, x", "éextern_k, x"},
+                {"extern alone is not enough", "extern, x", "extern, x"},
+                {"non-ASCII letters continue the word", "externé_mm, y", "externé_mm"},
+                {"the first match that reaches a comma", "extern_a extern_b, c", "extern_b"},
+                {"no extern", "aten::mm", "aten::mm"},
+            });
     }
     void externKernelNameFollowsTheRegularExpression() {
         QFETCH(QString, name);

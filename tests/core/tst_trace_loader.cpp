@@ -75,44 +75,51 @@ private slots:
         QTest::addColumn<qint64>("nanos");
         QTest::addColumn<bool>("isInt");
         QTest::addColumn<double>("value");  // the float, or the int when it fits a double
-        auto row = [](const char* text, qint64 nanos, bool isInt, double value) {
-            QTest::newRow(text) << QString(text) << nanos << isInt << value;
+        struct Number {
+            const char* text;
+            qint64 nanos;
+            bool isInt;
+            double value;
         };
-        row("0", 0, true, 0);
-        row("-0", 0, true, 0);
-        row("7", 7000, true, 7);
-        row("-12", -12000, true, -12);
-        row("1.5", 1500, false, 1.5);
-        row("2413669096709.301", 2413669096709301, false, 2413669096709.301);
-        row("-3.25", -3250, false, -3.25);
-        row("0.001", 1, false, 0.001);
-        row("0.0005", 1, false, 0.0005);
-        row("0.0004", 0, false, 0.0004);
-        row("1.23456", 1235, false, 1.23456);
-        row("123456789012345678", 4611686018427387903, true, 123456789012345678.0);
-        row("1234567890123456789", 4611686018427387903, true, 1234567890123456789.0);
-        row("-123456789012345678", -4611686018427387903, true, -123456789012345678.0);
-        row("1712195495519.68904", 1712195495519689, false, 1712195495519.68904);
-        row("9007199254740993.5", 4611686018427387903, false, 9007199254740993.5);
-        row("1e3", 1000000, false, 1000);
-        row("2.5E-3", 3, false, 0.0025);
-        row("-0.0", 0, false, -0.0);
-        row("4611686018427387.904", 4611686018427387903, false, 4611686018427387.904);
-        row("12345678", 12345678000, true, 12345678);
-        row("87654321.5", 87654321500, false, 87654321.5);
-        row("99999999.999", 99999999999, false, 99999999.999);
-        row("123456789012345.678", 123456789012345678, false, 123456789012345.678);
-        row("1234567812345678.1234", 1234567812345678123, false, 1234567812345678.1234);
-        row("9", 9000, true, 9);
-        row("100000000", 100000000000, true, 100000000);
-        row("55555555555555555", 4611686018427387903, true, 55555555555555555.0);
-        row("0.12345678", 123, false, 0.12345678);
-        row("1.000000001", 1000, false, 1.000000001);
-        // Up to sixteen digits on either side of the point are converted without a loop.
-        row("1234567890123456", 1234567890123456000, true, 1234567890123456.0);
-        row("-12345678901234567", -4611686018427387903, true, -12345678901234567.0);
-        row("0.1234567890123456", 123, false, 0.1234567890123456);
-        row("3.12345678901234567", 3123, false, 3.12345678901234567);
+        static constexpr Number kNumbers[] = {
+            {"0", 0, true, 0},
+            {"-0", 0, true, 0},
+            {"7", 7000, true, 7},
+            {"-12", -12000, true, -12},
+            {"1.5", 1500, false, 1.5},
+            {"2413669096709.301", 2413669096709301, false, 2413669096709.301},
+            {"-3.25", -3250, false, -3.25},
+            {"0.001", 1, false, 0.001},
+            {"0.0005", 1, false, 0.0005},
+            {"0.0004", 0, false, 0.0004},
+            {"1.23456", 1235, false, 1.23456},
+            {"123456789012345678", 4611686018427387903, true, 123456789012345678.0},
+            {"1234567890123456789", 4611686018427387903, true, 1234567890123456789.0},
+            {"-123456789012345678", -4611686018427387903, true, -123456789012345678.0},
+            {"1712195495519.68904", 1712195495519689, false, 1712195495519.68904},
+            {"9007199254740993.5", 4611686018427387903, false, 9007199254740993.5},
+            {"1e3", 1000000, false, 1000},
+            {"2.5E-3", 3, false, 0.0025},
+            {"-0.0", 0, false, -0.0},
+            {"4611686018427387.904", 4611686018427387903, false, 4611686018427387.904},
+            {"12345678", 12345678000, true, 12345678},
+            {"87654321.5", 87654321500, false, 87654321.5},
+            {"99999999.999", 99999999999, false, 99999999.999},
+            {"123456789012345.678", 123456789012345678, false, 123456789012345.678},
+            {"1234567812345678.1234", 1234567812345678123, false, 1234567812345678.1234},
+            {"9", 9000, true, 9},
+            {"100000000", 100000000000, true, 100000000},
+            {"55555555555555555", 4611686018427387903, true, 55555555555555555.0},
+            {"0.12345678", 123, false, 0.12345678},
+            {"1.000000001", 1000, false, 1.000000001},
+            // Up to sixteen digits on either side of the point are converted without a loop.
+            {"1234567890123456", 1234567890123456000, true, 1234567890123456.0},
+            {"-12345678901234567", -4611686018427387903, true, -12345678901234567.0},
+            {"0.1234567890123456", 123, false, 0.1234567890123456},
+            {"3.12345678901234567", 3123, false, 3.12345678901234567},
+        };
+        for (const Number& n : kNumbers)
+            QTest::newRow(n.text) << QString(n.text) << n.nanos << n.isInt << n.value;
     }
     void numbers() {
         QFETCH(QString, text);
@@ -302,26 +309,19 @@ private slots:
         QCOMPARE(parallel, sequential);
     }
     void refusesWhatIsNotATrace_data() {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("empty") << ""
-                               << "line 1, column 1 (byte 0): the file is empty";
-        QTest::newRow("array") << "[{}]"
-                               << "top level is an array";
-        QTest::newRow("number") << "42"
-                                << "top level is not an object";
-        QTest::newRow("no traceEvents") << "{\"a\": 1}"
-                                        << "no \"traceEvents\"";
-        QTest::newRow("traceEvents object") << "{\"traceEvents\": {}}"
-                                            << "\"traceEvents\" is not a list";
-        QTest::newRow("truncated") << "{\"traceEvents\": [{\"name\": \"x\"},\n {\"na"
-                                   << "line 2";
-        QTest::newRow("missing comma") << "{\"traceEvents\": [{\"a\": 1 \"b\": 2}]}"
-                                       << "byte 25";
-        QTest::newRow("trailing data") << "{\"traceEvents\": []} x"
-                                       << "unexpected data";
-        QTest::newRow("bad literal") << "{\"traceEvents\": [tru]}"
-                                     << "invalid literal";
+        stringTable<2>(
+            {"text", "message"},
+            {
+                {"empty", "", "line 1, column 1 (byte 0): the file is empty"},
+                {"array", "[{}]", "top level is an array"},
+                {"number", "42", "top level is not an object"},
+                {"no traceEvents", "{\"a\": 1}", "no \"traceEvents\""},
+                {"traceEvents object", "{\"traceEvents\": {}}", "\"traceEvents\" is not a list"},
+                {"truncated", "{\"traceEvents\": [{\"name\": \"x\"},\n {\"na", "line 2"},
+                {"missing comma", "{\"traceEvents\": [{\"a\": 1 \"b\": 2}]}", "byte 25"},
+                {"trailing data", "{\"traceEvents\": []} x", "unexpected data"},
+                {"bad literal", "{\"traceEvents\": [tru]}", "invalid literal"},
+            });
     }
     void refusesWhatIsNotATrace() {
         QFETCH(QString, text);

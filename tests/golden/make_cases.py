@@ -90,6 +90,17 @@ def launch(kname, ts, ext, corr, tid=1, pid=1, kts=None, kdur=3, ktid=7, kpid=0,
     return lau + (kern + run if order == "nv" else run + kern)
 
 
+def ops_a_b(a, b, kernels, kdur=1, ktags=(None, "kb")):
+    """Ops aten::a and aten::b ((ts, dur) each) and the kernels triton_poi_a and triton_poi_b they
+    launch (at the two ts of kernels), linked by External id alone: no runtime call, no flow."""
+    return [X("aten::a", *a, args={"External id": 1}),
+            X("aten::b", *b, args={"External id": 2}),
+            X("triton_poi_a", kernels[0], kdur, cat="kernel", tid=7, pid=0, args={"External id": 1},
+              tag=ktags[0]),
+            X("triton_poi_b", kernels[1], kdur, cat="kernel", tid=7, pid=0, args={"External id": 2},
+              tag=ktags[1])]
+
+
 def st(*lines):
     return list(lines)
 
@@ -436,10 +447,7 @@ def hand_cases():
     case("bisect_end_boundary",
          "containment is ev.end <= region.end: op ending exactly at region end is covered, one ending 0.001 later is not",
          [region(ts=0, dur=100),
-          X("aten::a", 90, 10, args={"External id": 1}),
-          X("aten::b", 90.5, 9.501, args={"External id": 2}),
-          X("triton_poi_a", 200, 5, cat="kernel", tid=7, pid=0, args={"External id": 1}, tag="ka"),
-          X("triton_poi_b", 210, 5, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((90, 10), (90.5, 9.501), (200, 210), kdur=5, ktags=("ka", "kb"))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"ka": A}))
     case("bisect_dur_missing",
          "dur defaults to 0: op without dur at region end ts is covered; region without dur covers nothing",
@@ -1167,50 +1175,32 @@ def hand_cases():
     case("ts_epoch16_float_rounds_to_region_start",
          "16-digit epoch: region ts int 1712195495519689, op ts 1712195495519689.047 parses to the same double -> equal start, not covered",
          [region(ts=1712195495519689, dur=100),
-          X("aten::a", 1712195495519689.047, 5, args={"External id": 1}),
-          X("aten::b", 1712195495519689.3, 5, args={"External id": 2}),
-          X("triton_poi_a", 1712195495519800, 1, cat="kernel", tid=7, pid=0, args={"External id": 1}),
-          X("triton_poi_b", 1712195495519801, 1, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((1712195495519689.047, 5), (1712195495519689.3, 5), (1712195495519800, 1712195495519801))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}))
     case("ts_epoch16_float_end_rounding",
          "16-digit float ts+dur rounds (0.25us spacing): op end equals region end in decimal (..151.186) but is larger in doubles: not covered",
          [region(ts=1712195495519132.853, dur=18.333),
-          X("aten::a", 1712195495519133.911, 17.275, args={"External id": 1}),
-          X("aten::b", 1712195495519133.911, 17.0, args={"External id": 2}),
-          X("triton_poi_a", 1712195495519800, 1, cat="kernel", tid=7, pid=0, args={"External id": 1}),
-          X("triton_poi_b", 1712195495519801, 1, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((1712195495519133.911, 17.275), (1712195495519133.911, 17.0), (1712195495519800, 1712195495519801))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}))
     case("ts_int_float_mix_2p53",
          "int vs float compared exactly: region end int 2**53+3 < op end float 2**53+4 (not covered) though double(2**53+3) == 2**53+4",
          [region(ts=9007199254740990, dur=5),
-          X("aten::a", 9007199254740992.0, 4, args={"External id": 1}),
-          X("aten::b", 9007199254740992.0, 2, args={"External id": 2}),
-          X("triton_poi_a", 9007199254741100, 1, cat="kernel", tid=7, pid=0, args={"External id": 1}),
-          X("triton_poi_b", 9007199254741101, 1, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((9007199254740992.0, 4), (9007199254740992.0, 2), (9007199254741100, 9007199254741101))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}))
     case("ts_float_sum_not_exact",
          "3-decimal float sums: region 2413669097927.716+1998.001 < op 2413669098535.433+1390.284 in doubles (equal in decimal): not covered",
          [region(ts=2413669097927.716, dur=1998.001),
-          X("aten::a", 2413669098535.433, 1390.284, args={"External id": 1}),
-          X("aten::b", 2413669098535.433, 1390.283, args={"External id": 2}),
-          X("triton_poi_a", 2413669099999, 1, cat="kernel", tid=7, pid=0, args={"External id": 1}),
-          X("triton_poi_b", 2413669099999, 1, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((2413669098535.433, 1390.284), (2413669098535.433, 1390.283), (2413669099999, 2413669099999))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}))
     case("ts_small_float_sum",
          "0.7 + 0.1 = 0.7999999999999999 < 0.75 + 0.05 = 0.8: op not covered although the decimal ends are equal",
          [region(ts=0.7, dur=0.1),
-          X("aten::a", 0.75, 0.05, args={"External id": 1}),
-          X("aten::b", 0.71, 0.02, args={"External id": 2}),
-          X("triton_poi_a", 5, 1, cat="kernel", tid=7, pid=0, args={"External id": 1}),
-          X("triton_poi_b", 6, 1, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((0.75, 0.05), (0.71, 0.02), (5, 6))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}))
     case("ts_exponent_negative_zero",
          "ts written with exponent (1.5e3), negative ts and dur 0 ops",
          [region(ts=-100, dur=1.7e3),
-          X("aten::a", 1.5e3, 0, args={"External id": 1}),
-          X("aten::b", -50, 0, args={"External id": 2}),
-          X("triton_poi_a", 2e3, 1, cat="kernel", tid=7, pid=0, args={"External id": 1}, tag="ka"),
-          X("triton_poi_b", 2e3, 1, cat="kernel", tid=7, pid=0, args={"External id": 2}, tag="kb")],
+          *ops_a_b((1.5e3, 0), (-50, 0), (2e3, 2e3), ktags=("ka", "kb"))],
          {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"ka": A, "kb": B}))
     case("ts_bw_strict_float",
          "backward related-region test with 16-digit floats: src start rounds onto the region start -> not strict -> region skipped",

@@ -1,0 +1,114 @@
+// The byte layer of the synthetic traces: a buffered sink that writes Kineto's layout or the
+// compact one, JSON helpers, and the hash that makes every generated value reproducible.
+#pragma once
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stackline::bench {
+
+constexpr int64_t kUs = 1000;  // times are integer ns, written as µs with three decimals
+constexpr int64_t kTraceStartNs = 2413669096141794;  // 13-digit µs, as in recent Kineto files
+
+inline uint64_t mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+inline uint64_t hashName(std::string_view s) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : s) h = (h ^ uint8_t(c)) * 1099511628211ull;
+    return h;
+}
+
+// Buffered writer. Kineto's layout and the compact one differ only in the breaks between fields.
+class Sink {
+public:
+    Sink(std::FILE* file, bool pretty) : file_(file), pretty_(pretty), buf_(kCapacity) {}
+
+    bool pretty() const { return pretty_; }
+    uint64_t written() const { return flushed_ + len_; }
+
+    void lit(std::string_view s) {
+        if (len_ + s.size() > kCapacity) {
+            flush();
+            if (s.size() > kCapacity) return writeOut(s.data(), s.size());
+        }
+        std::memcpy(buf_.data() + len_, s.data(), s.size());
+        len_ += s.size();
+    }
+
+    void u64(uint64_t v) {
+        static constexpr char kPairs[] =
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+            "8081828384858687888990919293949596979899";
+        char tmp[20];
+        char* p = tmp + sizeof tmp;
+        while (v >= 100) {
+            p -= 2;
+            std::memcpy(p, kPairs + (v % 100) * 2, 2);
+            v /= 100;
+        }
+        if (v >= 10) {
+            p -= 2;
+            std::memcpy(p, kPairs + v * 2, 2);
+        } else {
+            *--p = char('0' + v);
+        }
+        lit({p, size_t(tmp + sizeof tmp - p)});
+    }
+
+    // Kineto's fmtTs: integer µs, '.', exactly three digits.
+    void ts(int64_t ns) {
+        u64(uint64_t(ns / kUs));
+        const int frac = int(ns % kUs);
+        const char digits[4] = {'.', char('0' + frac / 100), char('0' + frac / 10 % 10),
+                                char('0' + frac % 10)};
+        lit({digits, 4});
+    }
+
+    // Between two fields: newline and indentation in Kineto's layout, a space otherwise.
+    void br(int indent) { pretty_ ? lit(kIndents.substr(0, size_t(indent) + 1)) : lit(" "); }
+    // After an opening or before a closing brace: nothing in the compact layout.
+    void br0(int indent) {
+        if (pretty_) lit(kIndents.substr(0, size_t(indent) + 1));
+    }
+
+    void flush() {
+        writeOut(buf_.data(), len_);
+        len_ = 0;
+    }
+
+private:
+    static constexpr size_t kCapacity = size_t(8) << 20;
+    static constexpr std::string_view kIndents = "\n        ";
+
+    void writeOut(const char* data, size_t n) {
+        if (file_ && n && std::fwrite(data, 1, n, file_) != n) {
+            throw std::runtime_error(std::string("trace write failed: ") + std::strerror(errno));
+        }
+        flushed_ += n;
+    }
+
+    std::FILE* file_;  // null: count bytes only
+    bool pretty_;
+    std::vector<char> buf_;
+    size_t len_ = 0;
+    uint64_t flushed_ = 0;
+};
+
+// Sink::br for strings built once per layout.
+std::string br(bool pretty, int indent);
+std::string jsonQuote(std::string_view s);
+std::string jsonList(const std::vector<std::string>& items);
+
+}  // namespace stackline::bench
