@@ -33,6 +33,5 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
 
     context.setStage(QObject::tr("Summing GPU time by source line"));
     doc->hotspots = computeHotspots(*doc->trace, doc->provenance);
-    doc->summary = summarize(*doc->trace, doc->provenance);
     return doc;
 }
