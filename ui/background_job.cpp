@@ -1,6 +1,7 @@
 #include "background_job.h"
 
 #include <QtConcurrent/QtConcurrentRun>
+#include <iterator>
 #include <new>
 
 BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {
@@ -54,18 +55,13 @@ void BackgroundJob::wait() {
 }
 
 void BackgroundJob::Context::stageStarted(stackline::LoadStage s) {
-    switch (s) {
-        case stackline::LoadStage::Trace:
-            setStage(QObject::tr("Reading trace"));
-            break;
-        case stackline::LoadStage::KernelInfo:
-            setStage(QObject::tr("Reading kernel information"));
-            break;
-        case stackline::LoadStage::Provenance:
-            setStage(QObject::tr("Attaching Python stacks"));
-            break;
-        case stackline::LoadStage::Summary:
-            setStage(QObject::tr("Counting kernels"));
-            break;
-    }
+    // Indexed by LoadStage.
+    static constexpr const char* kStageNames[] = {
+        QT_TRANSLATE_NOOP("QObject", "Reading trace"),
+        QT_TRANSLATE_NOOP("QObject", "Reading kernel information"),
+        QT_TRANSLATE_NOOP("QObject", "Attaching Python stacks"),
+        QT_TRANSLATE_NOOP("QObject", "Counting kernels"),
+    };
+    static_assert(std::size(kStageNames) == size_t(stackline::LoadStage::Summary) + 1);
+    setStage(QObject::tr(kStageNames[size_t(s)]));
 }

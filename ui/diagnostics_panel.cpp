@@ -10,11 +10,8 @@
 
 using namespace stackline;
 
-void DiagnosticsModel::setDocument(std::shared_ptr<const Document> doc) {
-    beginResetModel();
-    doc_ = std::move(doc);
-    endResetModel();
-}
+DiagnosticsModel::DiagnosticsModel()
+    : TableModel({tr("Severity"), tr("Kind"), tr("Event"), tr("uid"), tr("Message")}) {}
 
 uint32_t DiagnosticsModel::eventAt(int row) const {
     return doc_->provenance.diagnostics[size_t(row)].row;
@@ -28,29 +25,15 @@ int DiagnosticsModel::rowOf(uint32_t event) const {
     return -1;
 }
 
-int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !doc_ ? 0 : int(doc_->provenance.diagnostics.size());
+int DiagnosticsModel::rebuild() {
+    return doc_ ? int(doc_->provenance.diagnostics.size()) : 0;
 }
 
-int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid()) return {};
-    const Diagnostic& d = doc_->provenance.diagnostics[size_t(index.row())];
-    const bool error = d.severity() == Severity::Error;
-    if (role == TablePanel::kSortRole) {
-        if (index.column() == Uid) return d.row == kNoRow ? qint64(-1) : qint64(d.row);
-        if (index.column() == Severity) return error ? 0 : 1;
-    }
-    if (role == Qt::ForegroundRole && index.column() == Severity)
-        return uiColor(error ? UiColor::Error : UiColor::Warning);
-    if (role != Qt::DisplayRole && role != TablePanel::kSortRole && role != Qt::ToolTipRole)
-        return {};
-    switch (index.column()) {
+QVariant DiagnosticsModel::text(int row, int column) const {
+    const Diagnostic& d = doc_->provenance.diagnostics[size_t(row)];
+    switch (column) {
         case Severity:
-            return error ? tr("error") : tr("warning");
+            return d.severity() == Severity::Error ? tr("error") : tr("warning");
         case Kind:
             return QString::fromUtf8(d.kindName().data(), qsizetype(d.kindName().size()));
         case Event:
@@ -63,20 +46,15 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-QVariant DiagnosticsModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-        case Severity:
-            return tr("Severity");
-        case Kind:
-            return tr("Kind");
-        case Event:
-            return tr("Event");
-        case Uid:
-            return tr("uid");
-        case Message:
-            return tr("Message");
+QVariant DiagnosticsModel::extra(int row, int column, int role) const {
+    const Diagnostic& d = doc_->provenance.diagnostics[size_t(row)];
+    const bool error = d.severity() == Severity::Error;
+    if (role == kSortRole) {
+        if (column == Uid) return d.row == kNoRow ? qint64(-1) : qint64(d.row);
+        if (column == Severity) return error ? 0 : 1;
     }
+    if (role == Qt::ForegroundRole && column == Severity)
+        return uiColor(error ? UiColor::Error : UiColor::Warning);
     return {};
 }
 

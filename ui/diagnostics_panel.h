@@ -2,37 +2,35 @@
 // one selects its event; the first one about the selected event is marked.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <memory>
 
 #include "document.h"
+#include "table_model.h"
 #include "table_panel.h"
 
 class ViewerState;
 
-class DiagnosticsModel : public QAbstractTableModel {
+class DiagnosticsModel : public TableModel {
     Q_OBJECT
 public:
-    enum Column { Severity, Kind, Event, Uid, Message, ColumnCount };
+    enum Column { Severity, Kind, Event, Uid, Message };
 
-    void setDocument(std::shared_ptr<const Document> doc);
+    DiagnosticsModel();
+
     uint32_t eventAt(int row) const;
     // The first row about an event, or -1.
     int rowOf(uint32_t event) const;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    std::shared_ptr<const Document> doc_;
+    int rebuild() override;
+    QVariant text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
 };
 
 class DiagnosticsPanel : public TablePanel {
     Q_OBJECT
 public:
     explicit DiagnosticsPanel(ViewerState* state, QWidget* parent = nullptr);
-    int count() const { return model_->rowCount(); }
 
 private:
     ViewerState* state_;

@@ -22,7 +22,6 @@ struct Document {
     QString kernelInfoPath;        // empty when there is none
     bool kernelInfoFound = false;  // discovered beside the trace rather than given
     stackline::Provenance provenance;
-    stackline::Summary summary;  // the figures of stackline-cli summary
     stackline::TrackIndex tracks;
     stackline::FlowIndex flows;
     stackline::Hotspots hotspots;  // GPU time by source line

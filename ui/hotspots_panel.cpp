@@ -28,57 +28,21 @@ QString us(double v) {
 
 }  // namespace
 
-void HotspotsModel::setDocument(const Document* doc) {
-    beginResetModel();
-    doc_ = doc;
-    endResetModel();
+HotspotsModel::HotspotsModel()
+    : TableModel({tr("File"), tr("Line"), tr("Function"), tr("Code"), tr("Self (µs)"),
+                  tr("Total (µs)"), tr("Launches"), tr("Kernels")}) {}
+
+int HotspotsModel::rebuild() {
+    return doc_ ? int(doc_->hotspots.lines.size()) : 0;
 }
 
-int HotspotsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !doc_ ? 0 : int(doc_->hotspots.lines.size());
-}
-
-int HotspotsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant HotspotsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || !doc_) return {};
-    const SourceLine& l = line(index.row());
-    const QString file = QString::fromStdString(l.file);
-    if (role == TablePanel::kSortRole) {
-        switch (index.column()) {
-            case File:
-                return file;
-            case Line:
-                return l.line;
-            case Function:
-                return QString::fromStdString(l.function);
-            case Code:
-                return QString::fromStdString(l.code);
-            case Self:
-                return l.selfUs;
-            case Total:
-                return l.totalUs;
-            case Launches:
-                return qulonglong(l.launches);
-            case Kernels:
-                return qulonglong(l.kernels.size());
-        }
-    }
-    if (role == Qt::TextAlignmentRole && index.column() >= Self)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == File) return file;
-    if (role == Qt::ToolTipRole && index.column() == Kernels)
-        return QString::fromStdString([&] {
-            std::string s;
-            for (const auto& k : l.kernels) s += (s.empty() ? "" : "\n") + k;
-            return s;
-        }());
-    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
-    switch (index.column()) {
-        case File:
+QVariant HotspotsModel::text(int row, int column) const {
+    const SourceLine& l = line(row);
+    switch (column) {
+        case File: {
+            const QString file = QString::fromStdString(l.file);
             return l.line > 0 ? QFileInfo(file).fileName() : file;
+        }
         case Line:
             return l.line > 0 ? QVariant(l.line) : QVariant();
         case Function:
@@ -97,26 +61,31 @@ QVariant HotspotsModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-QVariant HotspotsModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-        case File:
-            return tr("File");
-        case Line:
-            return tr("Line");
-        case Function:
-            return tr("Function");
-        case Code:
-            return tr("Code");
-        case Self:
-            return tr("Self (µs)");
-        case Total:
-            return tr("Total (µs)");
-        case Launches:
-            return tr("Launches");
-        case Kernels:
-            return tr("Kernels");
+QVariant HotspotsModel::extra(int row, int column, int role) const {
+    const SourceLine& l = line(row);
+    if (role == kSortRole) {
+        switch (column) {
+            case File:
+                return QString::fromStdString(l.file);
+            case Line:
+                return l.line;
+            case Code:
+                return QString::fromStdString(l.code);
+            case Self:
+                return l.selfUs;
+            case Total:
+                return l.totalUs;
+        }
     }
+    if (role == Qt::TextAlignmentRole && column >= Self)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == File) return QString::fromStdString(l.file);
+    if (role == Qt::ToolTipRole && column == Kernels)
+        return QString::fromStdString([&] {
+            std::string s;
+            for (const auto& k : l.kernels) s += (s.empty() ? "" : "\n") + k;
+            return s;
+        }());
     return {};
 }
 
@@ -168,7 +137,7 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
 
 void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
     doc_ = std::move(doc);
-    model_->setDocument(doc_.get());
+    model_->setDocument(doc_);
     selected_ = -1;
     kernels_->clear();
     summary_->setText(

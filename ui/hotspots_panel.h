@@ -5,32 +5,31 @@
 // what the user chose).
 #pragma once
 
-#include <QAbstractTableModel>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "document.h"
+#include "table_model.h"
 
 class QLabel;
 class QListWidget;
 class TablePanel;
 class ViewerState;
 
-class HotspotsModel : public QAbstractTableModel {
+class HotspotsModel : public TableModel {
     Q_OBJECT
 public:
-    enum Column { File, Line, Function, Code, Self, Total, Launches, Kernels, ColumnCount };
+    enum Column { File, Line, Function, Code, Self, Total, Launches, Kernels };
 
-    void setDocument(const Document* doc);
+    HotspotsModel();
+
     const stackline::SourceLine& line(int row) const { return doc_->hotspots.lines[size_t(row)]; }
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    const Document* doc_ = nullptr;
+    int rebuild() override;
+    QVariant text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
 };
 
 class HotspotsPanel : public QWidget {

@@ -10,25 +10,26 @@
 
 using namespace stackline;
 
-void KernelsModel::setDocument(const Document* doc) {
-    beginResetModel();
-    doc_ = doc;
+KernelsModel::KernelsModel()
+    : TableModel({tr("Kernel"), tr("Count"), tr("Total"), tr("Mean"), tr("Status")}) {}
+
+int KernelsModel::rebuild() {
     entries_.clear();
     byName_.clear();
-    if (doc) {
-        const EventTable& ev = doc->events();
+    if (doc_) {
+        const EventTable& ev = doc_->events();
         for (uint32_t row = 0; row < ev.size(); ++row) {
-            if (ev.phase[row] != 'X' || !doc->isKernel(row)) continue;
+            if (ev.phase[row] != 'X' || !doc_->isKernel(row)) continue;
             const uint32_t name = ev.kinds[row].name == ValueKind::String ? ev.name[row] : 0;
             auto [it, inserted] = byName_.try_emplace(name, entries_.size());
             if (inserted) {
                 entries_.emplace_back();
-                entries_.back().name = doc->name(row);
+                entries_.back().name = doc_->name(row);
             }
             Entry& e = entries_[it->second];
             e.total += ev.durNs[row];
             e.instances.push_back(row);
-            switch (doc->status(row)) {
+            switch (doc_->status(row)) {
                 case KernelStatus::Annotated:
                     ++e.annotated;
                     break;
@@ -44,7 +45,7 @@ void KernelsModel::setDocument(const Document* doc) {
             std::stable_sort(e.instances.begin(), e.instances.end(),
                              [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
     }
-    endResetModel();
+    return int(entries_.size());
 }
 
 int KernelsModel::rowOf(uint32_t event) const {
@@ -55,50 +56,25 @@ int KernelsModel::rowOf(uint32_t event) const {
     return it == byName_.end() ? -1 : int(it->second);
 }
 
-int KernelsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(entries_.size());
+namespace {
+
+int64_t meanNs(const KernelsModel::Entry& e) {
+    return e.instances.empty() ? 0 : e.total / int64_t(e.instances.size());
 }
 
-int KernelsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
+}  // namespace
 
-QVariant KernelsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid()) return {};
-    const Entry& e = entries_[size_t(index.row())];
-    const qint64 count = qint64(e.instances.size());
-    const qint64 mean = count ? e.total / count : 0;
-    if (role == TablePanel::kSortRole) {
-        switch (index.column()) {
-            case Name:
-                return e.name;
-            case Count:
-                return count;
-            case Total:
-                return qint64(e.total);
-            case Mean:
-                return mean;
-            case Status:
-                return qint64(e.unresolved) * 1000000 + qint64(e.outside);
-        }
-    }
-    if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Status)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::DecorationRole && index.column() == Status) {
-        return sliceColor(e.unresolved ? SliceStyle::KernelUnresolved
-                          : e.outside  ? SliceStyle::KernelOutside
-                                       : SliceStyle::KernelAnnotated);
-    }
-    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
-    switch (index.column()) {
+QVariant KernelsModel::text(int row, int column) const {
+    const Entry& e = entries_[size_t(row)];
+    switch (column) {
         case Name:
             return e.name;
         case Count:
-            return count;
+            return qint64(e.instances.size());
         case Total:
             return formatDuration(e.total);
         case Mean:
-            return formatDuration(mean);
+            return formatDuration(meanNs(e));
         case Status: {
             QStringList parts;
             const uint32_t kinds = (e.annotated > 0) + (e.unresolved > 0) + (e.outside > 0);
@@ -116,19 +92,19 @@ QVariant KernelsModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-QVariant KernelsModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-        case Name:
-            return tr("Kernel");
-        case Count:
-            return tr("Count");
-        case Total:
-            return tr("Total");
-        case Mean:
-            return tr("Mean");
-        case Status:
-            return tr("Status");
+QVariant KernelsModel::extra(int row, int column, int role) const {
+    const Entry& e = entries_[size_t(row)];
+    if (role == kSortRole) {
+        if (column == Total) return qint64(e.total);
+        if (column == Mean) return qint64(meanNs(e));
+        if (column == Status) return qint64(e.unresolved) * 1000000 + qint64(e.outside);
+    }
+    if (role == Qt::TextAlignmentRole && column != Name && column != Status)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::DecorationRole && column == Status) {
+        return sliceColor(e.unresolved ? SliceStyle::KernelUnresolved
+                          : e.outside  ? SliceStyle::KernelOutside
+                                       : SliceStyle::KernelAnnotated);
     }
     return {};
 }
@@ -149,7 +125,7 @@ KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     });
     connect(state_, &ViewerState::documentsChanged, this, [this] {
         doc_ = state_->current();
-        model_->setDocument(doc_.get());
+        model_->setDocument(doc_);
     });
     connect(state_, &ViewerState::selectionChanged, this,
             [this] { markSourceRow(model_->rowOf(state_->selectedRow(doc_.get()))); });

@@ -3,20 +3,20 @@
 // selected kernel is marked.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "document.h"
+#include "table_model.h"
 #include "table_panel.h"
 
 class ViewerState;
 
-class KernelsModel : public QAbstractTableModel {
+class KernelsModel : public TableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Count, Total, Mean, Status, ColumnCount };
+    enum Column { Name, Count, Total, Mean, Status };
     struct Entry {
         QString name;
         int64_t total = 0;
@@ -24,17 +24,17 @@ public:
         std::vector<uint32_t> instances;  // event rows by start time
     };
 
-    void setDocument(const Document* doc);
+    KernelsModel();
+
     const Entry& entry(int row) const { return entries_[size_t(row)]; }
     // The row of a kernel event's name; -1 when the event is not a kernel listed here.
     int rowOf(uint32_t event) const;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    const Document* doc_ = nullptr;
+    int rebuild() override;
+    QVariant text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+
     std::vector<Entry> entries_;
     std::unordered_map<uint32_t, size_t> byName_;  // name id -> entry
 };

@@ -38,6 +38,18 @@ using namespace stackline;
 
 namespace {
 
+// The first widget takes three quarters of what the window gains, the second one quarter.
+QSplitter* splitThreeToOne(Qt::Orientation o, QWidget* first, QWidget* second,
+                           const QList<int>& sizes) {
+    auto* split = new QSplitter(o);
+    split->addWidget(first);
+    split->addWidget(second);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes(sizes);
+    return split;
+}
+
 QString placeholderText() {
     return QObject::tr(
         "Open a trace: File → Open, drop a file here, or pass it on the command line");
@@ -76,25 +88,14 @@ void MainWindow::buildLayout() {
     hotspots_ = new HotspotsPanel(state_);
     source_ = new SourceView(state_);
 
-    auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(timeline_);
-    top->addWidget(details_);
-    top->setStretchFactor(0, 3);
-    top->setStretchFactor(1, 1);
-    top->setSizes({1050, 420});
+    auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
     tabs_->addTab(kernels_, tr("Kernels"));
     tabs_->addTab(unresolved_, tr("Unresolved"));
     tabs_->addTab(diagnostics_, tr("Diagnostics"));
     tabs_->addTab(hotspots_, tr("Hotspots"));
     tabs_->addTab(source_, tr("Source"));
-    auto* main = new QSplitter(Qt::Vertical);
-    main->addWidget(top);
-    main->addWidget(tabs_);
-    main->setStretchFactor(0, 3);
-    main->setStretchFactor(1, 1);
-    main->setSizes({640, 260});
-    setCentralWidget(main);
+    setCentralWidget(splitThreeToOne(Qt::Vertical, top, tabs_, {640, 260}));
 
     connect(details_, &DetailsPanel::frameActivated, this,
             [this] { tabs_->setCurrentWidget(source_); });

@@ -1,5 +1,7 @@
 #include "palette.h"
 
+#include <iterator>
+
 QColor sliceColor(SliceStyle style) {
     switch (style) {
         case SliceStyle::CpuOp:
@@ -77,66 +79,44 @@ const char* styleName(SliceStyle style) {
     return "other";
 }
 
+namespace {
+
+// Indexed by UiColor.
+constexpr QRgb kUiColors[] = {
+    qRgb(0xee, 0xf0, 0xf3),   // Gutter
+    qRgb(0xdd, 0xe2, 0xe9),   // ProcessHeader
+    qRgb(0xff, 0xff, 0xff),   // RowEven
+    qRgb(0xf6, 0xf7, 0xf9),   // RowOdd
+    qRgb(0x20, 0x24, 0x2a),   // Text
+    qRgb(0xc4, 0xca, 0xd3),   // Line
+    qRgb(0xfa, 0xfa, 0xfb),   // Ruler
+    qRgba(40, 110, 220, 70),  // RangeBand
+    qRgba(40, 110, 220, 40),  // RangeShade
+    qRgb(0xf4, 0xf8, 0xff),   // RangePlate
+    qRgb(20, 60, 140),        // RangeText
+    qRgba(255, 200, 0, 90),   // HighlightFill
+    qRgb(230, 120, 0),        // HighlightOutline
+    qRgb(255, 255, 255),      // SelectionHalo
+    qRgb(0xd0, 0x5a, 0x00),   // LaunchFlow
+    qRgb(0x7a, 0x3d, 0xb8),   // OtherFlow
+    qRgb(0xb0, 0x00, 0x20),   // Error
+    qRgb(0x8a, 0x5a, 0x00),   // Warning
+    qRgb(0x80, 0x80, 0x80),   // Remark
+    qRgb(255, 236, 160),      // MarkedLine
+    qRgb(0xf0, 0xf0, 0xf0),   // SourceGutter
+    qRgb(0x99, 0x99, 0x99),   // SourceLineNumber
+    qRgb(0x00, 0x33, 0xb3),   // PyKeyword
+    qRgb(0x87, 0x10, 0x94),   // PyBuiltin
+    qRgb(0x00, 0x62, 0x7a),   // PyDefinition
+    qRgb(0x9e, 0x88, 0x0d),   // PyDecorator
+    qRgb(0x17, 0x50, 0xeb),   // PyNumber
+    qRgb(0x06, 0x7d, 0x17),   // PyString
+    qRgb(0x8c, 0x8c, 0x8c),   // PyComment
+};
+static_assert(std::size(kUiColors) == size_t(UiColor::PyComment) + 1);
+
+}  // namespace
+
 QColor uiColor(UiColor role) {
-    switch (role) {
-        case UiColor::Gutter:
-            return QColor(0xee, 0xf0, 0xf3);
-        case UiColor::ProcessHeader:
-            return QColor(0xdd, 0xe2, 0xe9);
-        case UiColor::RowEven:
-            return QColor(0xff, 0xff, 0xff);
-        case UiColor::RowOdd:
-            return QColor(0xf6, 0xf7, 0xf9);
-        case UiColor::Text:
-            return QColor(0x20, 0x24, 0x2a);
-        case UiColor::Line:
-            return QColor(0xc4, 0xca, 0xd3);
-        case UiColor::Ruler:
-            return QColor(0xfa, 0xfa, 0xfb);
-        case UiColor::RangeBand:
-            return QColor(40, 110, 220, 70);
-        case UiColor::RangeShade:
-            return QColor(40, 110, 220, 40);
-        case UiColor::RangePlate:
-            return QColor(0xf4, 0xf8, 0xff);
-        case UiColor::RangeText:
-            return QColor(20, 60, 140);
-        case UiColor::HighlightFill:
-            return QColor(255, 200, 0, 90);
-        case UiColor::HighlightOutline:
-            return QColor(230, 120, 0);
-        case UiColor::SelectionHalo:
-            return QColor(255, 255, 255);
-        case UiColor::LaunchFlow:
-            return QColor(0xd0, 0x5a, 0x00);
-        case UiColor::OtherFlow:
-            return QColor(0x7a, 0x3d, 0xb8);
-        case UiColor::Error:
-            return QColor(0xb0, 0x00, 0x20);
-        case UiColor::Warning:
-            return QColor(0x8a, 0x5a, 0x00);
-        case UiColor::Remark:
-            return QColor(0x80, 0x80, 0x80);
-        case UiColor::MarkedLine:
-            return QColor(255, 236, 160);
-        case UiColor::SourceGutter:
-            return QColor(0xf0, 0xf0, 0xf0);
-        case UiColor::SourceLineNumber:
-            return QColor(0x99, 0x99, 0x99);
-        case UiColor::PyKeyword:
-            return QColor(0x00, 0x33, 0xb3);
-        case UiColor::PyBuiltin:
-            return QColor(0x87, 0x10, 0x94);
-        case UiColor::PyDefinition:
-            return QColor(0x00, 0x62, 0x7a);
-        case UiColor::PyDecorator:
-            return QColor(0x9e, 0x88, 0x0d);
-        case UiColor::PyNumber:
-            return QColor(0x17, 0x50, 0xeb);
-        case UiColor::PyString:
-            return QColor(0x06, 0x7d, 0x17);
-        case UiColor::PyComment:
-            break;
-    }
-    return QColor(0x8c, 0x8c, 0x8c);
+    return QColor::fromRgba(kUiColors[size_t(role)]);
 }

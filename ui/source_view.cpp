@@ -212,40 +212,39 @@ void SourceView::reload() {
                               .arg(QFileInfo(recorded_).fileName())
                               .arg(line_)
                               .arg(code_));
-    QTextCursor c(editor_->document()->findBlockByNumber(1));
-    editor_->setTextCursor(c);
-    QTextEdit::ExtraSelection sel;
-    sel.format.setBackground(uiColor(UiColor::MarkedLine));
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    sel.cursor = c;
-    editor_->setExtraSelections({sel});
+    markBlock(1);
 }
 
-// Centring needs the final geometry: a hidden tab has none yet.
 void SourceView::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
-    QTimer::singleShot(0, this, [this] {
-        if (line_ > 0) editor_->centerCursor();
-    });
+    centreWhenLaidOut();
 }
 
 void SourceView::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    centreWhenLaidOut();
+}
+
+// Centring needs the final geometry: a hidden tab has none yet.
+void SourceView::centreWhenLaidOut() {
     QTimer::singleShot(0, this, [this] {
         if (line_ > 0) editor_->centerCursor();
     });
 }
 
 void SourceView::markLine(int line) {
-    const QTextBlock block = editor_->document()->findBlockByNumber(std::max(0, line - 1));
-    QTextCursor c(block);
+    markBlock(std::max(0, line - 1));
+    editor_->centerCursor();
+}
+
+void SourceView::markBlock(int block) {
+    QTextCursor c(editor_->document()->findBlockByNumber(block));
     editor_->setTextCursor(c);
     QTextEdit::ExtraSelection sel;
     sel.format.setBackground(uiColor(UiColor::MarkedLine));
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
     sel.cursor = c;
     editor_->setExtraSelections({sel});
-    editor_->centerCursor();
 }
 
 void SourceView::chooseMapping() {

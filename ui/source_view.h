@@ -42,7 +42,11 @@ protected:
 
 private:
     void reload();
+    // Puts the cursor on a 1-based line, marked, and centres it.
     void markLine(int line);
+    // Puts the cursor on a 0-based block, marked, where it is.
+    void markBlock(int block);
+    void centreWhenLaidOut();
     void chooseMapping();
 
     QString traceFolder_;

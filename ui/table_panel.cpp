@@ -7,7 +7,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-TablePanel::TablePanel(QAbstractItemModel* model, const QString& filterHint, QWidget* parent)
+#include "table_model.h"
+
+TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* parent)
     : QWidget(parent) {
     if (!model->parent()) model->setParent(this);
     auto* layout = new QVBoxLayout(this);
@@ -19,7 +21,7 @@ TablePanel::TablePanel(QAbstractItemModel* model, const QString& filterHint, QWi
 
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model);
-    proxy_->setSortRole(kSortRole);
+    proxy_->setSortRole(TableModel::kSortRole);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     proxy_->setFilterKeyColumn(-1);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
@@ -41,6 +43,10 @@ TablePanel::TablePanel(QAbstractItemModel* model, const QString& filterHint, QWi
     connect(view_, &QTableView::clicked, this, activate);
     connect(view_, &QTableView::activated, this, activate);
     layout->addWidget(view_);
+}
+
+int TablePanel::count() const {
+    return proxy_->sourceModel()->rowCount();
 }
 
 void TablePanel::activateSourceRow(int row) {

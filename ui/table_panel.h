@@ -1,26 +1,26 @@
 // A filterable, sortable table: a filter field over a QTableView on a QSortFilterProxyModel.
-// Models give numbers for sorting under kSortRole. Clicking or activating a row reports its
+// Rows sort by the model's TableModel::kSortRole. Clicking or activating a row reports its
 // source-model row; a panel that follows the viewer's selection marks the row showing it.
 #pragma once
 
 #include <QWidget>
 
-class QAbstractItemModel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
+class TableModel;
 
 class TablePanel : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kSortRole = Qt::UserRole + 10;
-
     // Takes ownership of a model that has no parent.
-    TablePanel(QAbstractItemModel* model, const QString& filterHint, QWidget* parent = nullptr);
+    TablePanel(TableModel* model, const QString& filterHint, QWidget* parent = nullptr);
 
     QTableView* view() const { return view_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }
     QLineEdit* filter() const { return filter_; }
+    // Rows in the model, shown or filtered out.
+    int count() const;
     // Clicks the row showing source row `row` (for tests and keyboard navigation).
     void activateSourceRow(int row);
     // Marks the row showing source row `row` as the current one, scrolled into view, without

@@ -16,6 +16,34 @@ constexpr int kWide = 4;
 constexpr int kLabelMinWidth = 36;
 constexpr int kUnresolvedBand = 6;
 
+// Pixel columns [start, end) painted as one piece, and what decides how (a style, or a band
+// height). A span of the same kind that touches the run widens it; any other span hands the run
+// to `paint` and starts the next.
+template <typename Kind>
+struct ColumnRun {
+    int start = 0, end = 0;
+    Kind kind{};
+    bool open = false;
+
+    template <typename Paint>
+    void add(int a, int b, Kind k, Paint&& paint) {
+        if (open && k == kind && a <= end) {
+            end = std::max(end, b);
+            return;
+        }
+        close(paint);
+        open = true;
+        start = a;
+        end = b;
+        kind = k;
+    }
+    template <typename Paint>
+    void close(Paint&& paint) {
+        if (open) paint(start, end, kind);
+        open = false;
+    }
+};
+
 }  // namespace
 
 void TimelineGeometry::layoutRows(const TrackModel& model) {
@@ -163,34 +191,26 @@ void TimelinePainter::paintSlices(const TrackModel::Row& row, const TimelineGeom
     const std::vector<uint8_t>& styles = model_.levelStyles(row);
     const int top = y + 1, h = G::kSliceHeight - 2;
     const size_t n = lv.size();
-    int runStart = 0, runEnd = 0;
-    int runStyle = -1;
-    auto flush = [&] {
-        if (runStyle >= 0)
-            batches_[size_t(runStyle)].emplace_back(runStart, top, runEnd - runStart, h);
-        runStyle = -1;
+    ColumnRun<int> run;
+    auto paint = [&](int a, int b, int style) {
+        batches_[size_t(style)].emplace_back(a, top, b - a, h);
     };
     for (size_t i = lv.firstEndingAtOrAfter(g.t0); i < n && lv.start[i] <= g.t1;) {
         auto [a, b] = g.columns(lv.start[i], lv.end[i]);
         const int style = styles[i];
         if (b - a >= kWide) {
-            flush();
+            run.close(paint);
             batches_[size_t(style)].emplace_back(a, top, b - a - 1, h);
             if (b - a >= kLabelMinWidth)
                 labels_.push_back({QRect(a, top, b - a - 1, h), lv.row[i]});
-        } else if (style == runStyle && a <= runEnd) {
-            runEnd = std::max(runEnd, b);
         } else {
-            flush();
-            runStart = a;
-            runEnd = b;
-            runStyle = style;
+            run.add(a, b, style, paint);
         }
         // Every further slice ending before the last filled column would land on filled pixels
         // (a wide slice leaves its last column empty as a gap).
         i = lv.firstEndingAtOrAfter(g.timeAt(b - (b - a >= kWide ? 1 : 0)), i + 1);
     }
-    flush();
+    run.close(paint);
 }
 
 void TimelinePainter::paintLabels(QPainter& p) {
@@ -230,29 +250,20 @@ void TimelinePainter::paintHighlights(QPainter& p, const TrackModel::Row& row,
     // thin to see get a band across the top of the row instead of the full height, so a stretch
     // full of them still shows what else runs there.
     const double minNs = g.nsPerPixel() * G::kUnresolvedMinWidth;
-    int runA = 0, runB = -1;
-    bool runThin = false;
-    auto flush = [&] {
-        if (runB <= runA) return;
-        const int h = runThin ? kUnresolvedBand : G::kSliceHeight - 2;
-        paintUnresolved(p, QRect(runA, y + 1, runB - runA, h).intersected(clip));
+    ColumnRun<bool> run;  // kind: too thin to see
+    auto paint = [&](int a, int b, bool thin) {
+        if (b <= a) return;
+        const int h = thin ? kUnresolvedBand : G::kSliceHeight - 2;
+        paintUnresolved(p, QRect(a, y + 1, b - a, h).intersected(clip));
     };
     for (size_t k = hl.firstEndingAtOrAfter(g.t0); k < n && hl.start[k] <= g.t1;) {
         auto [a, b] = cols(k);
-        const bool thin = double(hl.end[k] - hl.start[k]) < minNs;
-        if (a <= runB && thin == runThin) {
-            runB = std::max(runB, b);
-        } else {
-            flush();
-            runA = a;
-            runB = b;
-            runThin = thin;
-        }
-        const size_t next = hl.firstEndingAtOrAfter(g.timeAt(runB), k + 1);
-        if (next - k > 1) runB = std::max(runB, cols(next - 1).second);
+        run.add(a, b, double(hl.end[k] - hl.start[k]) < minNs, paint);
+        const size_t next = hl.firstEndingAtOrAfter(g.timeAt(run.end), k + 1);
+        if (next - k > 1) run.end = std::max(run.end, cols(next - 1).second);
         k = next;
     }
-    flush();
+    run.close(paint);
 }
 
 void TimelinePainter::paintInstants(QPainter& p, const TrackModel::Row& row,

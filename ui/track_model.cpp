@@ -1,37 +1,33 @@
 #include "track_model.h"
 
 #include <algorithm>
+#include <iterator>
+
 #include "event_categories.h"
 
 using namespace stackline;
 
 namespace {
 
+// Every slice's style by its category, indexed by kineto::Category.
+constexpr SliceStyle kCategoryStyles[] = {
+    SliceStyle::Other,           // Other
+    SliceStyle::CpuOp,           // CpuOp
+    SliceStyle::UserAnnotation,  // UserAnnotation
+    SliceStyle::PythonFunction,  // PythonFunction
+    SliceStyle::Runtime,         // Runtime
+    SliceStyle::Runtime,         // Sync
+    SliceStyle::Other,           // Kernel: styled by its provenance status instead
+    SliceStyle::Memory,          // Memory
+    SliceStyle::GpuAnnotation,   // GpuAnnotation
+    SliceStyle::Overhead,        // Overhead
+    SliceStyle::Other,           // LaunchFlow
+    SliceStyle::Other,           // ForwardBackwardFlow
+};
+static_assert(std::size(kCategoryStyles) == size_t(kineto::Category::ForwardBackwardFlow) + 1);
+
 SliceStyle categoryStyle(kineto::Category category) {
-    using kineto::Category;
-    switch (category) {
-        case Category::CpuOp:
-            return SliceStyle::CpuOp;
-        case Category::UserAnnotation:
-            return SliceStyle::UserAnnotation;
-        case Category::PythonFunction:
-            return SliceStyle::PythonFunction;
-        case Category::Runtime:
-        case Category::Sync:
-            return SliceStyle::Runtime;
-        case Category::Memory:
-            return SliceStyle::Memory;
-        case Category::GpuAnnotation:
-            return SliceStyle::GpuAnnotation;
-        case Category::Overhead:
-            return SliceStyle::Overhead;
-        case Category::Kernel:  // styled by its provenance status instead
-        case Category::LaunchFlow:
-        case Category::ForwardBackwardFlow:
-        case Category::Other:
-            break;
-    }
-    return SliceStyle::Other;
+    return kCategoryStyles[size_t(category)];
 }
 
 }  // namespace

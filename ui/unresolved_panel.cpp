@@ -9,9 +9,10 @@
 
 using namespace stackline;
 
-void UnresolvedModel::setDocument(std::shared_ptr<const Document> doc) {
-    beginResetModel();
-    doc_ = std::move(doc);
+UnresolvedModel::UnresolvedModel()
+    : TableModel({tr("Kernel"), tr("Start"), tr("Duration"), tr("uid"), tr("Compiled region")}) {}
+
+int UnresolvedModel::rebuild() {
     rows_.clear();
     if (doc_) {
         const EventTable& ev = doc_->events();
@@ -22,7 +23,7 @@ void UnresolvedModel::setDocument(std::shared_ptr<const Document> doc) {
         std::stable_sort(rows_.begin(), rows_.end(),
                          [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
     }
-    endResetModel();
+    return int(rows_.size());
 }
 
 int UnresolvedModel::rowOf(uint32_t event) const {
@@ -30,65 +31,35 @@ int UnresolvedModel::rowOf(uint32_t event) const {
     return it == rows_.end() ? -1 : int(it - rows_.begin());
 }
 
-int UnresolvedModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(rows_.size());
+int64_t UnresolvedModel::startOf(uint32_t row) const {
+    return doc_->events().tsNs[row] - doc_->tracks.startNs();
 }
 
-int UnresolvedModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant UnresolvedModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid()) return {};
-    const uint32_t row = rows_[size_t(index.row())];
-    const EventTable& ev = doc_->events();
-    const int64_t start = ev.tsNs[row] - doc_->tracks.startNs();
-    if (role == TablePanel::kSortRole) {
-        switch (index.column()) {
-            case Start:
-                return qint64(start);
-            case Duration:
-                return qint64(ev.durNs[row]);
-            case Uid:
-                return qint64(row);
-            default:
-                break;
-        }
-    }
-    if (role != Qt::DisplayRole && role != TablePanel::kSortRole && role != Qt::ToolTipRole)
-        return {};
-    switch (index.column()) {
+QVariant UnresolvedModel::text(int row, int column) const {
+    const uint32_t event = rows_[size_t(row)];
+    switch (column) {
         case Name:
-            return doc_->name(row);
+            return doc_->name(event);
         case Start:
-            return QStringLiteral("+") + formatDuration(start);
+            return QStringLiteral("+") + formatDuration(startOf(event));
         case Duration:
-            return formatDuration(ev.durNs[row]);
+            return formatDuration(doc_->events().durNs[event]);
         case Uid:
-            return qint64(row);
+            return qint64(event);
         case Region: {
-            const uint32_t region = doc_->compiledRegionFor(row);
+            const uint32_t region = doc_->compiledRegionFor(event);
             return region == kNoRow ? QString() : doc_->name(region);
         }
     }
     return {};
 }
 
-QVariant UnresolvedModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-        case Name:
-            return tr("Kernel");
-        case Start:
-            return tr("Start");
-        case Duration:
-            return tr("Duration");
-        case Uid:
-            return tr("uid");
-        case Region:
-            return tr("Compiled region");
-    }
-    return {};
+QVariant UnresolvedModel::extra(int row, int column, int role) const {
+    const uint32_t event = rows_[size_t(row)];
+    if (role != kSortRole) return {};
+    if (column == Start) return qint64(startOf(event));
+    if (column == Duration) return qint64(doc_->events().durNs[event]);
+    return {};  // the uid sorts as the number it shows
 }
 
 UnresolvedPanel::UnresolvedPanel(ViewerState* state, QWidget* parent)

@@ -2,31 +2,33 @@
 // Activating one selects it; the selected one is marked.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <memory>
 #include <vector>
 
 #include "document.h"
+#include "table_model.h"
 #include "table_panel.h"
 
 class ViewerState;
 
-class UnresolvedModel : public QAbstractTableModel {
+class UnresolvedModel : public TableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Start, Duration, Uid, Region, ColumnCount };
+    enum Column { Name, Start, Duration, Uid, Region };
 
-    void setDocument(std::shared_ptr<const Document> doc);
+    UnresolvedModel();
+
     uint32_t eventAt(int row) const { return rows_[size_t(row)]; }
     // The row listing an event, or -1.
     int rowOf(uint32_t event) const;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    std::shared_ptr<const Document> doc_;
+    int rebuild() override;
+    QVariant text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+    // An event's start from the start of the trace.
+    int64_t startOf(uint32_t row) const;
+
     std::vector<uint32_t> rows_;  // by start time
 };
 
@@ -34,7 +36,6 @@ class UnresolvedPanel : public TablePanel {
     Q_OBJECT
 public:
     explicit UnresolvedPanel(ViewerState* state, QWidget* parent = nullptr);
-    int count() const { return model_->rowCount(); }
 
 private:
     ViewerState* state_;

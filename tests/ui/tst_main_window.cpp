@@ -18,6 +18,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <functional>
 
 #include "details_panel.h"
 #include "diagnostic.h"
@@ -29,25 +30,15 @@
 #include "timeline_view.h"
 #include "unresolved_panel.h"
 #include "viewer_state.h"
+#include "viewer_test_support.h"
 #include "zoom_control.h"
 
 using namespace stackline;
+using namespace ui_test;
 
 namespace {
 
 const QString kTrace = QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.json");
-
-uint32_t rowNamed(const Document& doc, std::string_view name, std::string_view cat) {
-    const EventTable& ev = doc.events();
-    for (uint32_t r = 0; r < ev.size(); ++r)
-        if (ev.nameOf(r) == name && ev.catOf(r) == cat) return r;
-    return UINT32_MAX;
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 }  // namespace
 
@@ -55,8 +46,7 @@ class TstMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("StacklineTests"));
+        isolateSettings();
         QVERIFY(tmp_.isValid());
     }
 
@@ -233,18 +223,16 @@ private slots:
     void badFileShowsErrorAndKeepsTrace() {
         QVERIFY(open(kTrace));
         const Document* before = window_->document();
-        const QString bad = writeTemp(QStringLiteral("broken.pt.trace.json"),
-                                      "{\"traceEvents\": [{\"ph\": \"X\", \"name\": ");
-        QVERIFY(!bad.isEmpty());
-        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
-        window_->openTrace(bad);
-        QVERIFY(failed.wait(10000));
-        QCOMPARE(window_->document(), before);
-        QVERIFY(window_->lastError().contains(QStringLiteral("broken.pt.trace.json")));
-        QMessageBox* box = visibleBox(QStringLiteral("errorBox"));
-        QVERIFY(box);
-        QVERIFY(box->text().contains(QStringLiteral("broken.pt.trace.json")));
+        refuseFile(QStringLiteral("broken.pt.trace.json"),
+                   "{\"traceEvents\": [{\"ph\": \"X\", \"name\": ", [this](const QString& bad) {
+                       window_->openTrace(bad);
+                   });
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(visibleBox(QStringLiteral("errorBox"))
+                    ->text()
+                    .contains(QStringLiteral("broken.pt.trace.json")));
         // A missing file too.
+        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
         window_->openTrace(tmp_.filePath(QStringLiteral("missing.json")));
         QVERIFY(failed.wait(10000));
         QCOMPARE(window_->document(), before);
@@ -284,17 +272,9 @@ private slots:
 
     void badKernelInfoShowsErrorAndKeepsTrace() {
         QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("kinfo-target.pt.trace.json"))));
-        const Document* before = window_->document();
-        const QString bad = writeTemp(QStringLiteral("broken.kernel_info.json"),
-                                      "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi");
-        QVERIFY(!bad.isEmpty());
-        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
-        window_->attachKernelInfo(bad);
-        QVERIFY(failed.wait(10000));
-        QCOMPARE(window_->document(), before);
-        QVERIFY(window_->lastError().contains(QStringLiteral("broken.kernel_info.json")));
-        QMessageBox* box = visibleBox(QStringLiteral("errorBox"));
-        QVERIFY(box);
+        refuseFile(QStringLiteral("broken.kernel_info.json"),
+                   "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi",
+                   [this](const QString& bad) { window_->attachKernelInfo(bad); });
     }
 
     void unrelatedKernelInfoIsListedAsWarnings() {
@@ -338,11 +318,7 @@ private slots:
         window_->exportTo(gui);
         QVERIFY(done.wait(20000));
         QVERIFY2(done[0][0].toBool(), qPrintable(done[0][1].toString()));
-        QProcess p;
-        p.start(QStringLiteral(STACKLINE_CLI),
-                {QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), cli});
-        QVERIFY(p.waitForFinished(20000));
-        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(runCli({QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), cli}));
         const QByteArray a = readAll(gui), b = readAll(cli);
         QVERIFY(a.size() > 1000);
         QVERIFY(a == b);
@@ -352,11 +328,7 @@ private slots:
         // A trace annotated before (here by the CLI), opened alone: its stacks show and the
         // kernel launched in a region without one is still found.
         const QString annotated = tmp_.filePath(QStringLiteral("annotated.pt.trace.json"));
-        QProcess p;
-        p.start(QStringLiteral(STACKLINE_CLI),
-                {QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), annotated});
-        QVERIFY(p.waitForFinished(20000));
-        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(runCli({QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), annotated}));
         QVERIFY(open(annotated));
         const Document& doc = *window_->document();
         QVERIFY(doc.kernelInfoPath.isEmpty());
@@ -427,17 +399,28 @@ private:
         return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() ? path : QString();
     }
 
+    // `load` of a file `name` holding `bytes` fails: the window keeps its document, and names the
+    // file in its last error and shows an error box.
+    void refuseFile(const QString& name, const QByteArray& bytes,
+                    const std::function<void(const QString&)>& load) {
+        const Document* before = window_->document();
+        const QString bad = writeTemp(name, bytes);
+        QVERIFY(!bad.isEmpty());
+        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
+        load(bad);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(window_->document(), before);
+        QVERIFY(window_->lastError().contains(name));
+        QVERIFY(visibleBox(QStringLiteral("errorBox")));
+    }
+
     // The message box the window opened under this object name, if it is showing.
     QMessageBox* visibleBox(const QString& name) {
         auto* box = window_->findChild<QMessageBox*>(name);
         return box && box->isVisible() ? box : nullptr;
     }
 
-    bool open(const QString& path) {
-        QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
-        window_->openTrace(path);
-        return loaded.wait(20000) && window_->document();
-    }
+    bool open(const QString& path) { return openTrace(*window_, path); }
 
     QTemporaryDir tmp_;
     std::unique_ptr<MainWindow> window_;

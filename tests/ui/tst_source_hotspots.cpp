@@ -26,8 +26,10 @@
 #include "table_panel.h"
 #include "timeline_view.h"
 #include "viewer_state.h"
+#include "viewer_test_support.h"
 
 using namespace stackline;
+using namespace ui_test;
 
 namespace {
 
@@ -41,8 +43,7 @@ class TstSourceHotspots : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("StacklineTests"));
+        isolateSettings();
         QSettings().remove(QStringLiteral("sourcePathMaps"));
         QVERIFY(tmp_.isValid());
     }
@@ -111,7 +112,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(open(w, kExample));
+        QVERIFY(openTrace(w, kExample));
         HotspotsPanel* panel = w.hotspots();
         QVERIFY(panel->count() > 0);
         // The table shows self time, largest first.
@@ -125,12 +126,9 @@ private slots:
                     line.selfUs);
 
         // stackline-cli agrees.
-        QProcess cli;
-        cli.start(QStringLiteral(STACKLINE_CLI),
-                  {QStringLiteral("hotspots"), kExample, QStringLiteral("--json")});
-        QVERIFY(cli.waitForFinished(60000));
-        QCOMPARE(cli.exitCode(), 0);
-        const QJsonObject json = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QByteArray out;
+        QVERIFY(runCli({QStringLiteral("hotspots"), kExample, QStringLiteral("--json")}, &out));
+        const QJsonObject json = QJsonDocument::fromJson(out).object();
         const QJsonObject first = json.value(QStringLiteral("lines")).toArray().at(0).toObject();
         QCOMPARE(first.value(QStringLiteral("file")).toString(), kRecorded);
         QCOMPARE(first.value(QStringLiteral("line")).toInt(), 51);
@@ -182,7 +180,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(open(w, kExample));
+        QVERIFY(openTrace(w, kExample));
         const Document& doc = *w.document();
         uint32_t kernel = kNoRow;
         for (uint32_t r = 0; r < doc.events().size() && kernel == kNoRow; ++r)
@@ -210,15 +208,11 @@ private slots:
 
     void hotspotsOnAnnotatedTrace() {
         const QString annotated = tmp_.filePath(QStringLiteral("annotated.json"));
-        QProcess cli;
-        cli.start(QStringLiteral(STACKLINE_CLI),
-                  {QStringLiteral("annotate"), kExample, QStringLiteral("-o"), annotated});
-        QVERIFY(cli.waitForFinished(60000));
-        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY(runCli({QStringLiteral("annotate"), kExample, QStringLiteral("-o"), annotated}));
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(open(w, annotated));
+        QVERIFY(openTrace(w, annotated));
         QVERIFY(w.document()->kernelInfoPath.isEmpty());
         auto* proxy = w.hotspots()->table()->proxy();
         QVERIFY(proxy->rowCount() > 0);
@@ -247,12 +241,6 @@ private slots:
     }
 
 private:
-    static bool open(MainWindow& w, const QString& path) {
-        QSignalSpy loaded(&w, &MainWindow::documentLoaded);
-        w.openTrace(path);
-        return loaded.wait(60000) && w.document();
-    }
-
     QTemporaryDir tmp_;
 };
 

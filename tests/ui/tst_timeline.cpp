@@ -10,28 +10,11 @@
 #include "timeline_view.h"
 #include "track_model.h"
 #include "viewer_state.h"
+#include "viewer_test_support.h"
 #include "zoom_control.h"
 
 using namespace stackline;
-
-namespace {
-
-uint32_t rowNamed(const EventTable& ev, std::string_view name, std::string_view cat) {
-    for (uint32_t r = 0; r < ev.size(); ++r)
-        if (ev.nameOf(r) == name && ev.catOf(r) == cat) return r;
-    return UINT32_MAX;
-}
-
-int countColor(const QImage& image, const QRect& rect, QColor color) {
-    int n = 0;
-    const QRect r = rect.intersected(image.rect());
-    for (int y = r.top(); y <= r.bottom(); ++y)
-        for (int x = r.left(); x <= r.right(); ++x)
-            if (image.pixelColor(x, y).rgb() == color.rgb()) ++n;
-    return n;
-}
-
-}  // namespace
+using namespace ui_test;
 
 class TstTimeline : public QObject {
     Q_OBJECT

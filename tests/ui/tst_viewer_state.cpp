@@ -8,7 +8,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -25,39 +24,22 @@
 #include "timeline_view.h"
 #include "unresolved_panel.h"
 #include "viewer_state.h"
+#include "viewer_test_support.h"
 #include "zoom_control.h"
 
 using namespace stackline;
+using namespace ui_test;
 
 namespace {
 
 const QString kTrace = QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.json");
-
-uint32_t rowNamed(const Document& doc, std::string_view name, std::string_view cat) {
-    const EventTable& ev = doc.events();
-    for (uint32_t r = 0; r < ev.size(); ++r)
-        if (ev.nameOf(r) == name && ev.catOf(r) == cat) return r;
-    return kNoRow;
-}
-
-int countColor(const QImage& image, const QRect& rect, const QColor& color) {
-    int n = 0;
-    const QRect r = rect.intersected(image.rect());
-    for (int y = r.top(); y <= r.bottom(); ++y)
-        for (int x = r.left(); x <= r.right(); ++x)
-            n += image.pixelColor(x, y).rgb() == color.rgb();
-    return n;
-}
 
 }  // namespace
 
 class TstViewerState : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("StacklineTests"));
-    }
+    void initTestCase() { isolateSettings(); }
 
     void init() {
         window_ = std::make_unique<MainWindow>();
@@ -256,12 +238,9 @@ private slots:
         QVERIFY2(shown, qPrintable(expected));
 
         // The same figures as `stackline-cli summary --json`.
-        QProcess cli;
-        cli.start(QStringLiteral(STACKLINE_CLI),
-                  {QStringLiteral("summary"), kTrace, QStringLiteral("--json")});
-        QVERIFY(cli.waitForFinished(20000));
-        QCOMPARE(cli.exitCode(), 0);
-        const QJsonObject json = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QByteArray out;
+        QVERIFY(runCli({QStringLiteral("summary"), kTrace, QStringLiteral("--json")}, &out));
+        const QJsonObject json = QJsonDocument::fromJson(out).object();
         QCOMPARE(json.value(QStringLiteral("events")).toInteger(), qint64(s.events));
         QCOMPARE(json.value(QStringLiteral("kernels")).toInteger(), qint64(s.kernels));
         QCOMPARE(json.value(QStringLiteral("annotated_kernels")).toInteger(),
