@@ -22,6 +22,7 @@ struct Document {
     QString kernelInfoPath;        // empty when there is none
     bool kernelInfoFound = false;  // discovered beside the trace rather than given
     stackline::Provenance provenance;
+    stackline::Summary summary;  // the counts `stackline-cli summary` prints
     stackline::TrackIndex tracks;
     stackline::FlowIndex flows;
     stackline::Hotspots hotspots;  // GPU time by source line
