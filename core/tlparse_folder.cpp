@@ -1,6 +1,7 @@
 // The tlparse output folder reader (and TORCH_TRACE folders, and single tlparse artifact files):
 // the compile-id folders' numbered artifact files and chromium_events.json.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -17,15 +18,10 @@ using namespace torch_trace;
 namespace {
 
 std::string baseName(const std::string& path) {
-    std::size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
+    return std::filesystem::path(path).filename().string();
 }
 std::string parentName(const std::string& path) {
-    std::size_t slash = path.find_last_of('/');
-    if (slash == std::string::npos) return {};
-    std::size_t before = slash == 0 ? std::string::npos : path.find_last_of('/', slash - 1);
-    return path.substr(before == std::string::npos ? 0 : before + 1,
-                       slash - (before == std::string::npos ? 0 : before + 1));
+    return std::filesystem::path(path).parent_path().filename().string();
 }
 
 // tlparse's compile-id folder name "<compiled autograd>_<frame>_<frame compile>_<attempt>" ('-'
