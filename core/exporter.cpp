@@ -193,6 +193,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
                  const ExportOptions& options) {
     if (!options.allowOverwriteInput && sameFile(outPath, trace.path))
         throw OutputError(outPath + ": refusing to overwrite the input trace (use --in-place)");
+    trace.throwIfChanged();
     uint64_t total = trace.whole().size();
     // The size of each write(2): on VMs that hand freed memory back to the host, large page-cache
     // folios are slow to fault in again, so big outputs use small calls; small outputs are written
@@ -222,6 +223,8 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         sink.finish();
         gzip.finish();
     }
+    // Bytes copied from a file changed meanwhile would make a garbled output: none is left.
+    trace.throwIfChanged();
     file.commit();
     if (options.progress) options.progress(total, total);
 }

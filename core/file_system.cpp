@@ -1,5 +1,7 @@
 #include "file_system.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
@@ -16,6 +18,11 @@ fs::file_type typeOf(const std::string& path) {
     std::error_code error;
     fs::file_status s = fs::status(path, error);
     return error ? fs::file_type::not_found : s.type();
+}
+
+FileStamp stampOf(const struct stat& st) {
+    return {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
+            int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
 bool startsWith(const std::string& s, const char* prefix) {
@@ -45,6 +52,29 @@ bool isSpecialFile(const std::string& path) {
 bool sameFile(const std::string& a, const std::string& b) {
     std::error_code error;
     return fs::equivalent(a, b, error) && !error;
+}
+
+std::optional<FileStamp> fileStamp(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return std::nullopt;
+    return stampOf(st);
+}
+
+std::optional<FileStamp> fileStamp(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return stampOf(st);
+}
+
+std::string describeChange(const FileStamp& then, const std::optional<FileStamp>& now) {
+    if (!now) return "no longer exists";
+    if (now->device != then.device || now->inode != then.inode)
+        return "was replaced by another file";
+    if (now->size != then.size)
+        return "changed size from " + std::to_string(then.size) + " to " +
+               std::to_string(now->size) + " bytes";
+    if (now->modifiedNs != then.modifiedNs) return "was modified";
+    return {};
 }
 
 std::vector<std::string> folderEntries(const std::string& folder) {

@@ -2,6 +2,8 @@
 // holds, whether two paths are one file, and which dropped or given paths are kernel information.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,21 @@ bool isDirectory(const std::string& path);
 bool isSpecialFile(const std::string& path);
 // True when both paths name the same existing file.
 bool sameFile(const std::string& a, const std::string& b);
+// What tells that a file was rewritten or replaced since it was read: its identity (device,
+// inode), size and modification time.
+struct FileStamp {
+    uint64_t device = 0, inode = 0, size = 0;
+    int64_t modifiedNs = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+// The stamp of an open file, or of a path (symbolic links followed); nullopt when it cannot be
+// examined (a path that no longer exists).
+std::optional<FileStamp> fileStamp(int fd);
+std::optional<FileStamp> fileStamp(const std::string& path);
+// Why `now` is not the file stamped `then`, as a phrase ("was replaced by another file", "changed
+// size from 120 to 0 bytes", "was modified"); empty when it is the same.
+std::string describeChange(const FileStamp& then, const std::optional<FileStamp>& now);
+
 // The names in a folder (hidden ones included), sorted. Throws InputError when it cannot be read.
 std::vector<std::string> folderEntries(const std::string& folder);
 

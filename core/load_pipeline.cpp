@@ -1,5 +1,7 @@
 #include "load_pipeline.h"
 
+#include "file_system.h"
+
 namespace stackline {
 
 std::shared_ptr<Trace> readTraceStage(const PipelineInput& input, LoadObserver& observer) {
@@ -7,7 +9,21 @@ std::shared_ptr<Trace> readTraceStage(const PipelineInput& input, LoadObserver& 
     observer.stageStarted(LoadStage::Trace);
     LoadOptions options = input.load;
     options.progress = &observer;
-    auto trace = std::make_shared<Trace>(loadTrace(input.tracePath, options));
+    // A file rewritten while it is indexed fails to parse, or parses as another trace: say so.
+    std::optional<FileStamp> before = fileStamp(input.tracePath);
+    auto changed = [&] {
+        std::string what = before ? describeChange(*before, fileStamp(input.tracePath)) : "";
+        if (!what.empty())
+            throw InputError(input.tracePath + ": the file " + what + " while it was read");
+    };
+    std::shared_ptr<Trace> trace;
+    try {
+        trace = std::make_shared<Trace>(loadTrace(input.tracePath, options));
+    } catch (const InputError&) {
+        changed();
+        throw;
+    }
+    trace->throwIfChanged();
     // The loader's last tick comes before the end; the stage ends complete.
     observer.progress(trace->whole().size(), trace->whole().size());
     observer.traceLoaded(*trace);
@@ -61,6 +77,7 @@ LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer) 
     out.kernelInfo = readKernelInfoStage(input, *out.trace, observer);
     out.provenance = provenanceStage(input, *out.trace, out.kernelInfo.info, observer);
     out.summary = summaryStage(*out.trace, out.provenance, observer);
+    out.trace->throwIfChanged();  // the processor read args from it
     return out;
 }
 

@@ -33,6 +33,11 @@ struct Trace {
     std::string_view text() const { return slice(whole()); }  // the whole trace (the indexes)
     // Pages of [begin, end) already read may be dropped (see TraceBytes::release).
     void release(Span s) const { bytes.release(s.begin, s.end); }
+    // Throws InputError when the file changed on disk since it was opened: what was read from it
+    // since may be another file's bytes (TraceBytes::changedOnDisk).
+    void throwIfChanged() const {
+        if (std::string why = bytes.changedOnDisk(); !why.empty()) throw InputError(why);
+    }
 };
 
 struct LoadOptions {

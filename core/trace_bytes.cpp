@@ -52,6 +52,10 @@ TraceBytes& TraceBytes::operator=(TraceBytes&& o) noexcept {
         fileSize_ = o.fileSize_;
         compressed_ = o.compressed_;
         fileBacked_ = o.fileBacked_;
+        path_ = std::move(o.path_);
+        stamp_ = o.stamp_;
+        guard_ = std::move(o.guard_);
+        o.stamp_.reset();
         o.data_ = nullptr;
         o.size_ = o.mapped_ = o.fileSize_ = 0;
     }
@@ -63,6 +67,7 @@ TraceBytes::~TraceBytes() {
 }
 
 void TraceBytes::reset() {
+    guard_ = MappedFileGuard();  // before its pages go
     if (data_) ::munmap(data_, mapped_);
     data_ = nullptr;
 }
@@ -72,6 +77,13 @@ void TraceBytes::release(uint64_t begin, uint64_t end) const {
     end = std::min(end, size_);
     uint64_t b = roundUp(begin), e = end / kPage * kPage;
     if (e > b) ::madvise(data_ + b, e - b, MADV_DONTNEED);
+}
+
+std::string TraceBytes::changedOnDisk() const {
+    if (!stamp_) return {};
+    std::string what =
+        guard_.faulted() ? "was truncated" : describeChange(*stamp_, fileStamp(path_));
+    return what.empty() ? what : path_ + ": the file " + what + " since it was opened";
 }
 
 TraceBytes TraceBytes::fromString(std::string_view text) {
@@ -99,6 +111,8 @@ TraceBytes TraceBytes::open(const std::string& path) {
 
     TraceBytes t;
     t.fileSize_ = size;
+    t.path_ = path;
+    t.stamp_ = fileStamp(f.fd);
     if (!gzip) {
         // Reserve the file's pages plus a zero page, then map the file over the front: the bytes
         // after the end are readable zeros, whatever the file size.
@@ -110,6 +124,7 @@ TraceBytes TraceBytes::open(const std::string& path) {
             ::mmap(region, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, f.fd, 0) == MAP_FAILED)
             throw InputError(sysError(path, "cannot map"));
         ::madvise(region, size, MADV_SEQUENTIAL);
+        t.guard_ = MappedFileGuard(region, roundUp(size));
         t.size_ = size;
         t.fileBacked_ = true;
         return t;

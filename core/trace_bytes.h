@@ -4,9 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "file_system.h"
+#include "mapped_file_guard.h"
 
 namespace stackline {
 
@@ -39,6 +43,11 @@ public:
     // cache), so resident memory does not grow with the file. No effect on inflated or copied
     // buffers: their pages would come back as zeros.
     void release(uint64_t begin, uint64_t end) const;
+    // Empty while the file read is as it was when opened (or the bytes came from no file); else
+    // a sentence naming the file and what changed. A trace is mapped and read lazily, so a file
+    // rewritten in place shows its new bytes at the old offsets, and one truncated reads as
+    // zeros (MappedFileGuard): whoever reads after loading asks this first, and after.
+    std::string changedOnDisk() const;
 
 private:
     void reset();
@@ -48,6 +57,9 @@ private:
     uint64_t fileSize_ = 0;
     bool compressed_ = false;
     bool fileBacked_ = false;
+    std::string path_;
+    std::optional<FileStamp> stamp_;  // of the file opened
+    MappedFileGuard guard_;           // of the mapped file's pages
 };
 
 }  // namespace stackline

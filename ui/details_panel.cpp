@@ -322,7 +322,20 @@ void DetailsPanel::showArgs(uint32_t row) {
     const Span span = doc.events().argsSpan(row);
     args_->setVisible(!span.empty());
     if (span.empty()) return;
+    // Args are read from the file only now: not from one rewritten since it was opened, whose
+    // bytes at these offsets belong to another trace (and are checked again after reading).
+    auto changed = [&] {
+        const std::string why = doc.trace->bytes.changedOnDisk();
+        if (!why.empty())
+            addValue(nullptr, args_, tr("args"),
+                     nlohmann::ordered_json(tr("not shown: %1; reload the trace to see them")
+                                                .arg(QString::fromStdString(why))
+                                                .toStdString()));
+        return !why.empty();
+    };
+    if (changed()) return;
     const auto args = nlohmann::ordered_json::parse(doc.trace->slice(span), nullptr, false);
+    if (changed()) return;
     if (args.is_object()) {
         for (auto it = args.begin(); it != args.end(); ++it)
             addValue(nullptr, args_, QString::fromStdString(it.key()), it.value());

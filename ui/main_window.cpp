@@ -27,10 +27,12 @@
 #include "hotspots_panel.h"
 #include "kernels_panel.h"
 #include "recent_files.h"
+#include "reload_banner.h"
 #include "search_controller.h"
 #include "shortcuts_dialog.h"
 #include "source_view.h"
 #include "timeline_view.h"
+#include "trace_file_watcher.h"
 #include "unresolved_panel.h"
 #include "viewer_state.h"
 
@@ -95,7 +97,20 @@ void MainWindow::buildLayout() {
     tabs_->addTab(diagnostics_, tr("Diagnostics"));
     tabs_->addTab(hotspots_, tr("Hotspots"));
     tabs_->addTab(source_, tr("Source"));
-    setCentralWidget(splitThreeToOne(Qt::Vertical, top, tabs_, {640, 260}));
+    banner_ = new ReloadBanner;
+    auto* central = new QWidget;
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(banner_);
+    column->addWidget(splitThreeToOne(Qt::Vertical, top, tabs_, {640, 260}), 1);
+    setCentralWidget(central);
+    watcher_ = new TraceFileWatcher(this);
+    connect(watcher_, &TraceFileWatcher::changed, this, [this](const QString& message) {
+        banner_->showChange(message);
+        statusBar()->showMessage(message, 10000);
+    });
+    connect(banner_, &ReloadBanner::reloadRequested, this, &MainWindow::reload);
 
     connect(details_, &DetailsPanel::frameActivated, this,
             [this] { tabs_->setCurrentWidget(source_); });
@@ -143,12 +158,14 @@ void MainWindow::buildMenus() {
         });
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTrace);
+    QAction* reloadAction =
+        file->addAction(tr("Re&load Trace"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
     QAction* exp = file->addAction(tr("&Export Annotated Trace…"), QKeySequence(tr("Ctrl+E")), this,
                                    &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    documentActions_ << kinfo << kinfoFolder << exp;
+    documentActions_ << kinfo << kinfoFolder << reloadAction << exp;
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto add = [&](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
@@ -213,6 +230,11 @@ void MainWindow::openTrace(const QString& trace, const QString& kernelInfo) {
     startLoad({trace, kernelInfo, nullptr});
 }
 
+void MainWindow::reload() {
+    if (const Document* doc = document())
+        openTrace(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
+}
+
 void MainWindow::attachKernelInfo(const QString& kernelInfo) {
     if (!document()) return;
     startLoad({document()->tracePath(), kernelInfo, document()->trace});
@@ -258,6 +280,8 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
 
 void MainWindow::showDocument() {
     const Document* doc = document();
+    banner_->hide();
+    watcher_->watch(doc ? doc->trace : nullptr);
     for (QAction* a : documentActions_) a->setEnabled(bool(doc));
     tabs_->setTabText(1, tr("Unresolved (%1)").arg(doc ? unresolved_->count() : 0));
     tabs_->setTabText(2, tr("Diagnostics (%1)").arg(doc ? diagnostics_->count() : 0));
@@ -338,6 +362,16 @@ void MainWindow::exportTo(const QString& path) {
         showError(tr("Nothing to export"),
                   tr("Exporting writes the stacks from kernel information into the trace. Add "
                      "kernel information first (File → Add Kernel Information…)."));
+        emit exportFinished(false, lastError_);
+        return;
+    }
+    // The export copies the file's bytes: from a changed file it would write another trace's
+    // bytes at this one's offsets. (exportTrace checks again, before and after writing.)
+    if (const std::string why = document()->trace->bytes.changedOnDisk(); !why.empty()) {
+        showError(tr("Export refused"),
+                  tr("%1.\n\nThe export copies the trace's bytes from the file, which no longer "
+                     "holds what is shown. Reload the trace (File → Reload Trace), then export.")
+                      .arg(QString::fromStdString(why)));
         emit exportFinished(false, lastError_);
         return;
     }

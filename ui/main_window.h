@@ -23,8 +23,10 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class RecentFiles;
+class ReloadBanner;
 class SearchController;
 class TimelineView;
+class TraceFileWatcher;
 class UnresolvedPanel;
 class ViewerState;
 
@@ -38,6 +40,8 @@ public:
     void openTrace(const QString& trace, const QString& kernelInfo = {});
     // Reprocesses the open trace with this kernel information.
     void attachKernelInfo(const QString& kernelInfo);
+    // Opens the current trace again, with the kernel information it was given.
+    void reload();
     void exportTo(const QString& path);
     // Stops a running load or export (the Cancel button).
     void cancelJobs();
@@ -56,6 +60,8 @@ public:
     DiagnosticsPanel* diagnostics() const { return diagnostics_; }
     HotspotsPanel* hotspots() const { return hotspots_; }
     SourceView* source() const { return source_; }
+    ReloadBanner* reloadBanner() const { return banner_; }
+    TraceFileWatcher* fileWatcher() const { return watcher_; }
     QTabWidget* tabs() const { return tabs_; }
     // Shows the tab named kernels, unresolved, diagnostics, hotspots or source; false if none.
     bool showTab(const QString& name);
@@ -100,6 +106,8 @@ private:
     QTabWidget* tabs_;
     SearchController* search_;
     RecentFiles* recent_;
+    ReloadBanner* banner_;
+    TraceFileWatcher* watcher_;
     QLabel* fileLabel_;
     QLabel* countsLabel_;
     QWidget* progressBox_;

@@ -50,9 +50,10 @@ enum class UiColor : uint8_t {
     OtherFlow,      // forward-backward and other flows
     Error,          // diagnostics
     Warning,
-    Remark,        // secondary text (a resolved source path)
-    MarkedLine,    // the Source pane's line of the frame
-    SourceGutter,  // ... its line-number column
+    WarningBanner,  // the bar over the timeline that says the file changed on disk
+    Remark,         // secondary text (a resolved source path)
+    MarkedLine,     // the Source pane's line of the frame
+    SourceGutter,   // ... its line-number column
     SourceLineNumber,
     PyKeyword,  // Python highlighting
     PyBuiltin,

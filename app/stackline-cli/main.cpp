@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -156,6 +157,17 @@ struct CliObserver : LoadObserver {
     void kernelInfoRead(const LoadedKernelInfo& k) override { printNotes(k.info); }
 };
 
+// Tests rewrite the input at this point, with the trace loaded and not yet exported
+// (tests/core/tst_cli.cpp): given STACKLINE_TEST_PAUSE_BEFORE_EXPORT=FILE, FILE is created and
+// the export waits until it is gone (30 s at most).
+void pauseForTests() {
+    const char* flag = std::getenv("STACKLINE_TEST_PAUSE_BEFORE_EXPORT");
+    if (!flag) return;
+    std::ofstream{flag};
+    for (int i = 0; i < 3000 && isRegularFile(flag); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
 PipelineInput pipelineInput(const Args& a) {
     PipelineInput in;
     in.tracePath = a.trace;
@@ -194,6 +206,7 @@ int annotate(const Args& a) {
     ExportOptions eo;
     eo.allowOverwriteInput = a.inPlace;
     eo.threads = a.threads;
+    pauseForTests();
     exportTrace(trace, p, a.out, eo);
     aside.join();
     if (!a.report.empty()) writeFile(a.report, report);

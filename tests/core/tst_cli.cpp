@@ -3,8 +3,10 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 
 #include "base_trace.h"
 #include "test_support.h"
@@ -68,6 +70,50 @@ private slots:
         QCOMPARE(badInfo.code, 2);
         QVERIFY(badInfo.err.contains("list.json"));
         QCOMPARE(cli({"frobnicate", "x"}).code, 2);
+    }
+    // A trace rewritten while it is annotated (as PyTorch's _add_inductor_provenance does in
+    // place, or a new profile saved over it): exit 2 naming the file, and no output at all.
+    void inputChangedDuringTheRunExitsWithTwo_data() {
+        QTest::addColumn<QString>("change");
+        QTest::newRow("truncated") << "truncate";
+        QTest::newRow("same size, rewritten in place") << "rewrite";
+        QTest::newRow("replaced by rename") << "replace";
+    }
+    void inputChangedDuringTheRunExitsWithTwo() {
+        QFETCH(QString, change);
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("t.json"), flag = dir.filePath("loaded");
+        writeFile(trace, baseTrace());
+        writeFile(dir.filePath("k.json"), kInfo);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("STACKLINE_TEST_PAUSE_BEFORE_EXPORT", flag);
+        p.setProcessEnvironment(env);
+        p.start(STACKLINE_CLI, {"annotate", trace, "--kernel-info", dir.filePath("k.json"), "-o",
+                                dir.filePath("out.json")});
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(flag), 60000);
+        QByteArray text = baseTrace();
+        if (change == "truncate") {
+            writeFile(trace, "");
+        } else if (change == "rewrite") {
+            std::replace(text.begin(), text.end(), '1', '2');
+            QFile f(trace);  // the same inode, its bytes overwritten
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QCOMPARE(f.write(text.data(), qint64(text.size())), qint64(text.size()));
+        } else {
+            writeFile(dir.filePath("new.json"), text + " ");
+            QVERIFY(QFile::rename(dir.filePath("new.json"), trace) ||
+                    (QFile::remove(trace) && QFile::rename(dir.filePath("new.json"), trace)));
+        }
+        QVERIFY(QFile::remove(flag));
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.contains(trace + ": the file ") && err.contains("since it was opened"),
+                 qPrintable(err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).filter("out"),
+                 QStringList());
     }
     void outputErrorsExitWithOne() {
         QTemporaryDir dir;
