@@ -123,7 +123,6 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     summary_->setWordWrap(true);
     rl->addWidget(summary_);
     kernels_ = new QListWidget;
-    kernels_->setTextElideMode(Qt::ElideMiddle);
     kernels_->setToolTip(tr("Kernels launched from the selected line; click to select one"));
     auto activate = [this](QListWidgetItem* item) {
         if (item) state_->select(item->data(kRowRole).toUInt(), true);
