@@ -13,7 +13,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QScreen>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
@@ -116,9 +115,7 @@ int main(int argc, char** argv) {
     }
 
     MainWindow window;
-    // Screenshots at 1600×1000, or the screen's size where it is smaller (an 800 px screen).
-    if (!png.isEmpty())
-        window.resize(QSize(1600, 1000).boundedTo(QApplication::primaryScreen()->availableSize()));
+    if (!png.isEmpty()) window.resize(1600, 1000);
     QObject::connect(&window, &MainWindow::documentLoaded, &window, [&] {
         uint32_t row = stackline::kNoRow;
         if (cli.isSet(select)) {
