@@ -61,10 +61,12 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p) {
         h.annotatedGpuUs += us;
         for (const LineKey& k : s.innermost) lines[k].selfUs += us / double(s.innermost.size());
         std::string name(t.nameOf(row));
+        const bool guessed = p.origins.of(row) == StackOrigin::SingleStack;
         for (const LineKey& k : s.all) {
             SourceLine& l = lines[k];
             l.totalUs += us;
             ++l.launches;
+            l.guessedLaunches += guessed;
             l.rows.push_back(row);
             if (std::find(l.kernels.begin(), l.kernels.end(), name) == l.kernels.end())
                 l.kernels.push_back(name);

@@ -23,6 +23,7 @@ struct SourceLine {
     double selfUs = 0;
     double totalUs = 0;
     uint64_t launches = 0;             // kernel events whose stacks contain the line
+    uint64_t guessedLaunches = 0;      // of those, stacks guessed (StackOrigin::SingleStack)
     std::vector<std::string> kernels;  // distinct kernel names
     std::vector<uint32_t> rows;        // those kernel events
 };

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include "covered_search.h"
@@ -53,8 +54,11 @@ public:
         out_.stack.assign(n, StackPool::kNone);
         out_.written.assign(n, 0);
         out_.reached.assign(n, 0);
-        for (auto& [row, span] : t_.stackValue)
+        out_.origins.reset(n);
+        for (auto& [row, span] : t_.stackValue) {
             out_.stack[row] = out_.stacks.intern(std::string(trace_.slice(span)));
+            out_.origins.setInTrace(row);
+        }
 
         assignUids();
         partition();
@@ -454,9 +458,23 @@ private:
         out_.written[row] = 1;
     }
 
-    bool assign(uint32_t row, const OrderedJson* stack) {
-        if (stack) setStack(row, *stack);
-        return stack != nullptr;
+    // nameId: the StringPool id of the name looked up (an extern call's when externCall), kNone
+    // for the single-stack rule.
+    bool assign(uint32_t row, FoundStack found, const RegionKeys& region, uint32_t nameId,
+                bool externCall = false) {
+        if (!found.stack) return false;
+        setStack(row, *found.stack);
+        auto [it, inserted] =
+            sourceIds_.try_emplace({region.slot, nameId, found.key, externCall}, 0);
+        if (inserted) {
+            std::string kernel;
+            if (nameId != kNone) kernel = std::string(t_.strings.at(nameId));
+            if (externCall) kernel = externKernelName(kernel);
+            it->second = out_.origins.addSource({region.key(found.key), std::move(kernel)});
+        }
+        out_.origins.setWritten(
+            row, nameId == kNone ? StackOrigin::SingleStack : StackOrigin::Matched, it->second);
+        return true;
     }
 
     void processKernel(uint32_t row, uint32_t op, const RegionKeys& region) {
@@ -481,13 +499,14 @@ private:
                     throw ProcessError{DiagnosticKind::BadName,
                                        eventLabel(externRow) + " has a name that is not a string"};
                 uint32_t nameId = ek.name == ValueKind::String ? t_.name[externRow] : 0;
-                assigned = assign(row, lookup_.externStack(region, nameId, t_.strings.at(nameId)));
+                assigned = assign(row, lookup_.externStack(region, nameId, t_.strings.at(nameId)),
+                                  region, nameId, true);
                 if (assigned) break;
             }
-            if (!assigned) assigned = assign(row, lookup_.singleStack(region));
+            if (!assigned) assigned = assign(row, lookup_.singleStack(region), region, kNone);
         } else {
             warn = !l.triton;
-            assigned = assign(row, l.stack);
+            assigned = assign(row, l.stack, region, l.triton ? t_.name[row] : kNone);
         }
         if (!assigned && warn)
             warning(row, DiagnosticKind::UnrecognizedKernel, std::string(name),
@@ -501,6 +520,7 @@ private:
             if (out_.stack[row] != StackPool::kNone) ++out_.annotatedCount;
             if (out_.written[row]) ++out_.writtenCount;
         }
+        out_.origins.finish();
     }
 
     const EventTable& t_;
@@ -522,6 +542,8 @@ private:
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
+    // (region slot, name looked up, FoundStack::key, extern call) -> StackOrigins source
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint32_t> sourceIds_;
     std::map<std::pair<std::string, bool>, uint32_t> regionSlots_;  // (name, needBw) -> slot
     StackLookup lookup_;
     std::set<std::pair<uint32_t, DiagnosticKind>> reported_;  // (row, kind) of the errors so far

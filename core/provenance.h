@@ -8,6 +8,7 @@
 
 #include "diagnostic.h"
 #include "kernel_info.h"
+#include "stack_origin.h"
 #include "stack_pool.h"
 #include "trace.h"
 
@@ -29,6 +30,7 @@ struct Provenance {
     std::vector<uint8_t> written;  // per row: 1 where this run writes args.stack
     std::vector<uint8_t> reached;  // per row: 1 where the processor reached it from a region
     StackPool stacks;
+    StackOrigins origins;  // how each row's stack was obtained
     std::vector<Diagnostic> diagnostics;
 
     uint32_t annotatedCount = 0;  // events whose output args carry "stack"

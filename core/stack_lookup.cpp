@@ -46,24 +46,26 @@ const StackLookup::Kernel& StackLookup::lookUpKernel(const RegionKeys& region, u
 }
 
 // Both the name's regular expression and the lookups would repeat for every launch.
-const OrderedJson* StackLookup::externStack(const RegionKeys& region, uint32_t nameId,
-                                            std::string_view externName) {
+FoundStack StackLookup::externStack(const RegionKeys& region, uint32_t nameId,
+                                    std::string_view externName) {
     auto it = externStacks_.find(memoKey(region, nameId));
     if (it != externStacks_.end()) return it->second;
-    const OrderedJson* stack = stackFor(region, externKernelName(std::string(externName)));
+    const FoundStack stack = stackFor(region, externKernelName(std::string(externName)));
     return externStacks_.emplace(memoKey(region, nameId), stack).first->second;
 }
 
-const OrderedJson* StackLookup::stackFor(const RegionKeys& region, std::string_view kernel) const {
-    for (const std::string& k : region.bw)
-        if (const OrderedJson* s = info_.stackForKernel(k, kernel)) return s;
-    return info_.stackForKernel(region.fw, kernel);
+FoundStack StackLookup::stackFor(const RegionKeys& region, std::string_view kernel) const {
+    uint32_t i = 0;
+    for (; i < region.bw.size(); ++i)
+        if (const OrderedJson* s = info_.stackForKernel(region.bw[i], kernel)) return {s, i};
+    return {info_.stackForKernel(region.fw, kernel), i};
 }
 
-const OrderedJson* StackLookup::singleStack(const RegionKeys& region) const {
-    for (const std::string& k : region.bw)
-        if (const OrderedJson* s = info_.singleStack(k)) return s;
-    return info_.singleStack(region.fw);
+FoundStack StackLookup::singleStack(const RegionKeys& region) const {
+    uint32_t i = 0;
+    for (; i < region.bw.size(); ++i)
+        if (const OrderedJson* s = info_.singleStack(region.bw[i])) return {s, i};
+    return {info_.singleStack(region.fw), i};
 }
 
 }  // namespace stackline

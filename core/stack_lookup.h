@@ -24,6 +24,16 @@ struct RegionKeys {
     const std::string& fw;
     const std::vector<std::string>& bw;
     bool needBw;
+
+    // The key at an index of FoundStack: the backward keys in order, then the forward key.
+    const std::string& key(uint32_t index) const { return index < bw.size() ? bw[index] : fw; }
+};
+
+// A stack the kernel information gives, and under which of the region's keys (an index, not a
+// reference: answers are kept for every region of the slot, whose key strings do not live on).
+struct FoundStack {
+    const OrderedJson* stack = nullptr;  // nullptr: none
+    uint32_t key = 0;                    // RegionKeys::key
 };
 
 class StackLookup {
@@ -34,7 +44,7 @@ public:
         bool isExtern = false;  // _maybe_extern_call
         bool triton = false;    // _maybe_triton_call
         // When not extern: the stack _assign_stack (triton) or _assign_single_stack would assign.
-        const OrderedJson* stack = nullptr;
+        FoundStack stack;
     };
     // nameId: the StringPool id of the kernel's name.
     const Kernel& kernel(const RegionKeys& region, uint32_t nameId, std::string_view name) {
@@ -42,22 +52,21 @@ public:
         return it != kernels_.end() ? it->second : lookUpKernel(region, nameId, name);
     }
     // The stack _assign_stack would assign by an extern region's name (nameId: its StringPool id).
-    const OrderedJson* externStack(const RegionKeys& region, uint32_t nameId,
-                                   std::string_view externName);
-    // The stack _assign_single_stack would assign (nullptr: none).
-    const OrderedJson* singleStack(const RegionKeys& region) const;
+    FoundStack externStack(const RegionKeys& region, uint32_t nameId, std::string_view externName);
+    // The stack _assign_single_stack would assign.
+    FoundStack singleStack(const RegionKeys& region) const;
 
 private:
     static uint64_t memoKey(const RegionKeys& region, uint32_t nameId) {
         return (uint64_t(region.slot) << 32) | nameId;
     }
     const Kernel& lookUpKernel(const RegionKeys& region, uint32_t nameId, std::string_view name);
-    // The stack _assign_stack would assign (nullptr: none).
-    const OrderedJson* stackFor(const RegionKeys& region, std::string_view kernel) const;
+    // The stack _assign_stack would assign.
+    FoundStack stackFor(const RegionKeys& region, std::string_view kernel) const;
 
     const KernelInfo& info_;
     std::unordered_map<uint64_t, Kernel> kernels_;
-    std::unordered_map<uint64_t, const OrderedJson*> externStacks_;
+    std::unordered_map<uint64_t, FoundStack> externStacks_;
 };
 
 }  // namespace stackline

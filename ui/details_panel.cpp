@@ -1,5 +1,8 @@
 #include "details_panel.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -13,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnostic.h"
+#include "elided_label.h"
+#include "kernel_name_text.h"
 #include "palette.h"
 #include "report.h"
 #include "viewer_state.h"
@@ -24,16 +29,29 @@ namespace {
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kLineRole = Qt::UserRole + 1;
 constexpr int kCodeRole = Qt::UserRole + 2;
+// Names and messages inside a line of text, shortened to this many characters (the title shows
+// the selected event's name in full width).
+constexpr int kNameChars = 80;
+constexpr int kMessageChars = 400;
 
+// Wrapped, and never asking for more width than it is given: a long name without a space would
+// otherwise widen the panel, and with it the window.
 QLabel* valueLabel() {
     auto* l = new QLabel;
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     l->setWordWrap(true);
+    l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     return l;
 }
 
+QString shortName(std::string_view name) {
+    return elideMiddle(displayName(name), kNameChars).toHtmlEscaped();
+}
+
 QString link(const Document& doc, uint32_t row) {
-    return QStringLiteral("<a href=\"%1\">%2</a>").arg(row).arg(doc.name(row).toHtmlEscaped());
+    return QStringLiteral("<a href=\"%1\">%2</a>")
+        .arg(row)
+        .arg(shortName(doc.events().nameOf(row)));
 }
 
 QString scalarText(const nlohmann::ordered_json& v) {
@@ -70,12 +88,23 @@ DetailsPanel::DetailsPanel(ViewerState* state, QWidget* parent)
     : QWidget(parent), state_(state), row_(kNoRow) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    title_ = valueLabel();
+    title_ = new ElidedLabel;
     QFont tf = title_->font();
     tf.setBold(true);
     tf.setPointSizeF(tf.pointSizeF() * 1.1);
     title_->setFont(tf);
     layout->addWidget(title_);
+    copyName_ = new QAction(tr("Copy name"), this);
+    copyName_->setShortcut(QKeySequence::Copy);
+    copyName_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copyName_, &QAction::triggered, this, [this] {
+        if (!doc_ || row_ == kNoRow) return;
+        const std::string_view name = doc_->events().nameOf(row_);
+        QApplication::clipboard()->setText(QString::fromUtf8(name.data(), qsizetype(name.size())));
+    });
+    addAction(copyName_);
+    title_->addAction(copyName_);
+    title_->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     form_ = new QWidget;
     auto* form = new QFormLayout(form_);
@@ -97,6 +126,7 @@ DetailsPanel::DetailsPanel(ViewerState* state, QWidget* parent)
 
     links_ = new QLabel;
     links_->setWordWrap(true);
+    links_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     links_->setTextFormat(Qt::RichText);
     links_->setTextInteractionFlags(Qt::TextBrowserInteraction);
     connect(links_, &QLabel::linkActivated, this,
@@ -108,8 +138,6 @@ DetailsPanel::DetailsPanel(ViewerState* state, QWidget* parent)
 
     stackHeading_ = new QLabel(tr("<b>Python stack</b>"));
     layout->addWidget(stackHeading_);
-    stackNote_ = valueLabel();
-    layout->addWidget(stackNote_);
     auto* split = new QSplitter(Qt::Vertical);
     stack_ = new QListWidget;
     stack_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -171,17 +199,19 @@ void DetailsPanel::setEvent(uint32_t row) {
     links_->setVisible(has);
     provenance_->clear();
     provenance_->setVisible(false);
+    copyName_->setEnabled(has);
     if (!has) {
-        title_->setText(doc_ ? tr("Nothing selected: click a slice") : QString());
+        title_->setFullText(doc_ ? tr("Nothing selected: click a slice") : QString());
+        title_->setToolTip(QString());
         stackHeading_->setVisible(false);
-        stackNote_->setVisible(false);
         stack_->setVisible(false);
         args_->setVisible(false);
         return;
     }
     const Document& doc = *doc_;
     const EventTable& ev = doc.events();
-    title_->setText(doc.name(row_));
+    title_->setFullText(displayName(ev.nameOf(row_)));
+    title_->setToolTip(nameToolTip(ev.nameOf(row_)) + tr("<p>Right-click or Ctrl+C: copy</p>"));
     category_->setText(QString::fromUtf8(ev.catOf(row_).data(), qsizetype(ev.catOf(row_).size())));
     const int64_t origin = doc.tracks.startNs();
     start_->setText(tr("+%1 (ts %2 µs)")
@@ -247,7 +277,8 @@ void DetailsPanel::showLinks(uint32_t row) {
                               .name(),
                           d.severity() == Severity::Error ? tr("Error") : tr("Warning"),
                           QString::fromUtf8(d.kindName().data(), qsizetype(d.kindName().size())),
-                          QString::fromStdString(d.message).toHtmlEscaped());
+                          elideMiddle(QString::fromStdString(d.message), kMessageChars)
+                              .toHtmlEscaped());
     }
     links_->setText(lines.join(QStringLiteral("<br>")));
     links_->setVisible(!lines.isEmpty());
@@ -255,12 +286,37 @@ void DetailsPanel::showLinks(uint32_t row) {
 
 void DetailsPanel::showProvenance(uint32_t row) {
     const Document& doc = *doc_;
-    const std::string key = doc.graphKeyOf(row);
-    if (key.empty()) return;
-    const OrderedJson* e = doc.kernelInfo.kernelEntry(key, doc.events().nameOf(row));
+    const StackOrigins& origins = doc.provenance.origins;
+    const StackSource* source = origins.sourceOf(row);
     QStringList lines;
-    lines << tr("<b>Kernel information</b> from graph <code>%1</code>")
-                 .arg(QString::fromStdString(key).toHtmlEscaped());
+    switch (origins.of(row)) {
+        case StackOrigin::None:
+            if (!doc.isKernel(row)) return;
+            lines << (doc.status(row) == KernelStatus::Unresolved
+                          ? tr("<b>No stack</b>: launched inside a compiled region, but the kernel "
+                               "information has no source for this kernel.")
+                          : tr("<b>No stack</b>: launched outside compiled regions."));
+            break;
+        case StackOrigin::InTrace:
+            lines << tr("<b>Stack</b> recorded in the trace (<code>args.stack</code>)");
+            break;
+        case StackOrigin::Matched:
+            lines << tr("<b>Stack from kernel information</b>: entry <code>%1</code> of graph "
+                        "<code>%2</code>")
+                         .arg(shortName(source->kernel),
+                              QString::fromStdString(source->graphKey).toHtmlEscaped());
+            break;
+        case StackOrigin::SingleStack:
+            lines << tr("<span style=\"color:%1\"><b>Stack guessed</b>: the only stack of graph "
+                        "<code>%2</code>; the kernel information has no entry for this kernel "
+                        "(the reference's single-stack rule)</span>")
+                         .arg(uiColor(UiColor::Warning).name(),
+                              QString::fromStdString(source->graphKey).toHtmlEscaped());
+            break;
+    }
+    const OrderedJson* e = source && !source->kernel.empty()
+                               ? doc.kernelInfo.kernelEntry(source->graphKey, source->kernel)
+                               : nullptr;
     auto nodes = [&](const char* field) {
         if (!e || !e->is_object()) return;
         auto it = e->find(field);
@@ -284,18 +340,9 @@ void DetailsPanel::showProvenance(uint32_t row) {
 void DetailsPanel::showStack(uint32_t row) {
     const Document& doc = *doc_;
     const uint32_t id = doc.provenance.stack[row];
-    const bool kernel = doc.isKernel(row);
-    stackHeading_->setVisible(id != 0 || kernel);
+    stackHeading_->setVisible(id != 0);
     stack_->setVisible(id != 0);
-    stackNote_->setVisible(id == 0 && kernel);
-    if (id == 0) {
-        if (kernel)
-            stackNote_->setText(doc.status(row) == KernelStatus::Unresolved
-                                    ? tr("No stack: launched inside a compiled region, but the "
-                                         "kernel information has no source for this kernel.")
-                                    : tr("No stack: launched outside compiled regions."));
-        return;
-    }
+    if (id == 0) return;  // the provenance line says why
     frames_ = stackOf(doc, row);
     for (const StackFrame& f : frames_) {
         auto* item = new QListWidgetItem(stack_);

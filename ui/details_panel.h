@@ -13,6 +13,8 @@
 #include "document.h"
 #include "stack_frames.h"
 
+class ElidedLabel;
+class QAction;
 class QLabel;
 class QListWidget;
 class QTreeWidget;
@@ -32,8 +34,13 @@ public:
     QLabel* linksLabel() const { return links_; }
     QString statusLabelText() const;
     QString linksText() const;
-    // For a kernel with kernel information: its graph key and post/pre grad nodes.
+    // Where the stack came from (kernel-information entry and its graph, the single-stack guess,
+    // the trace, none) and, for an entry, its post/pre grad nodes.
     QString provenanceText() const;
+    // The name as shown (demangled, elided to the width) and in full.
+    ElidedLabel* titleLabel() const { return title_; }
+    // Copies the event's name as recorded (mangled, if it is) to the clipboard (Ctrl+C).
+    QAction* copyNameAction() const { return copyName_; }
 
 signals:
     // A stack frame was clicked (its source is requested from the state).
@@ -52,7 +59,8 @@ private:
     uint32_t row_;
     QList<StackFrame> frames_;
     std::unordered_multimap<uint32_t, size_t> diagnosticsOf_;  // row -> diagnostic index
-    QLabel* title_;
+    ElidedLabel* title_;
+    QAction* copyName_;
     QLabel* category_;
     QLabel* start_;
     QLabel* duration_;
@@ -62,7 +70,6 @@ private:
     QLabel* links_;
     QLabel* provenance_;
     QLabel* stackHeading_;
-    QLabel* stackNote_;
     QListWidget* stack_;
     QTreeWidget* args_;
     QWidget* form_;

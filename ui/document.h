@@ -36,9 +36,6 @@ struct Document {
     uint32_t launchOf(uint32_t row) const { return flows.sourceOf(row); }
     // For a kernel, the compiled region around its launch; for a CPU slice, around itself.
     uint32_t compiledRegionFor(uint32_t row) const;
-    // For a kernel with kernel information: the graph key whose entry for the kernel gave its
-    // stack (else the first with an entry for it), or empty.
-    std::string graphKeyOf(uint32_t row) const;
 };
 
 QString statusText(stackline::KernelStatus status);

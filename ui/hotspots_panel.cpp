@@ -11,7 +11,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
+#include <set>
 
+#include "kernel_name_text.h"
+#include "palette.h"
 #include "stack_frames.h"
 #include "table_panel.h"
 #include "viewer_state.h"
@@ -80,6 +83,13 @@ QVariant HotspotsModel::extra(int row, int column, int role) const {
     if (role == Qt::TextAlignmentRole && column >= Self)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == File) return QString::fromStdString(l.file);
+    // Stacks from the single-stack rule are guesses: say how many this line's figures hold.
+    if (l.guessedLaunches && column == Launches && role == Qt::ForegroundRole)
+        return uiColor(UiColor::Warning);
+    if (l.guessedLaunches && column == Launches && role == Qt::ToolTipRole)
+        return tr("%1 of these launches have a guessed stack: the only stack of their graph, "
+                  "the kernel information has no entry for the kernel")
+            .arg(l.guessedLaunches);
     if (role == Qt::ToolTipRole && column == Kernels)
         return QString::fromStdString([&] {
             std::string s;
@@ -213,8 +223,11 @@ void HotspotsPanel::showLine(int sourceRow) {
         uint32_t first = kNoRow;
     };
     std::map<std::string, Agg> byName;
+    std::set<std::string> guessed;  // kernels whose stack here is a single-stack guess
     for (uint32_t r : l.rows) {
         Agg& a = byName[std::string(ev.nameOf(r))];
+        if (doc_->provenance.origins.of(r) == StackOrigin::SingleStack)
+            guessed.insert(std::string(ev.nameOf(r)));
         ++a.count;
         a.ns += std::max<int64_t>(0, ev.durNs[r]);
         if (a.first == kNoRow || ev.tsNs[r] < ev.tsNs[a.first]) a.first = r;
@@ -224,12 +237,17 @@ void HotspotsPanel::showLine(int sourceRow) {
                      [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
     kernels_->clear();
     for (const auto& [name, a] : sorted) {
-        auto* item = new QListWidgetItem(tr("%1  ×%2  %3")
-                                             .arg(QString::fromStdString(name))
-                                             .arg(a.count)
-                                             .arg(formatDuration(a.ns)),
-                                         kernels_);
+        const bool guess = guessed.count(name) != 0;
+        auto* item =
+            new QListWidgetItem(tr("%1%2  ×%3  %4")
+                                    .arg(guess ? tr("(guess) ") : QString(), displayName(name))
+                                    .arg(a.count)
+                                    .arg(formatDuration(a.ns)),
+                                kernels_);
         item->setData(kRowRole, a.first);
+        item->setToolTip(
+            nameToolTip(name) +
+            (guess ? tr("<p>Stack guessed: the only stack of its graph</p>") : QString()));
     }
     summary_->setText(tr("<b>%1:%2</b> in %3 — %4 launches of %5 kernels, self %6 µs, total %7 µs")
                           .arg(QFileInfo(QString::fromStdString(l.file)).fileName().toHtmlEscaped())

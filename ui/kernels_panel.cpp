@@ -5,6 +5,7 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "kernel_name_text.h"
 #include "palette.h"
 #include "viewer_state.h"
 
@@ -24,7 +25,7 @@ int KernelsModel::rebuild() {
             auto [it, inserted] = byName_.try_emplace(name, entries_.size());
             if (inserted) {
                 entries_.emplace_back();
-                entries_.back().name = doc_->name(row);
+                entries_.back().name = displayName(ev.nameOf(row));
             }
             Entry& e = entries_[it->second];
             e.total += ev.durNs[row];

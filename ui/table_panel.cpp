@@ -32,6 +32,7 @@ TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* pa
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setAlternatingRowColors(true);
+    view_->setTextElideMode(Qt::ElideMiddle);  // kernel names differ in their middle
     view_->setWordWrap(false);
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "format.h"
+#include "kernel_name_text.h"
 #include "palette.h"
 #include "viewer_state.h"
 #include "zoom_control.h"
@@ -406,12 +407,15 @@ bool TimelineView::viewportEvent(QEvent* e) {
         if (row == kNoEvent) {
             QToolTip::hideText();
         } else {
-            QString text =
-                model_->name(row).toHtmlEscaped() + QStringLiteral("<br>") + model_->category(row);
+            // A name can be thousands of characters: its middle gives way.
+            QString text = elideMiddle(model_->name(row), 160).toHtmlEscaped() +
+                           QStringLiteral("<br>") + model_->category(row);
             if (!model_->isInstant(row))
                 text += QStringLiteral(" · ") + formatDuration(model_->durationOf(row));
             const QString status = model_->kernelStatus(row);
             if (!status.isEmpty()) text += QStringLiteral(" · ") + status;
+            const QString frame = model_->launchedAt(row);
+            if (!frame.isEmpty()) text += QStringLiteral("<br>") + frame.toHtmlEscaped();
             QToolTip::showText(help->globalPos(), text, viewport());
         }
         return true;

@@ -4,6 +4,8 @@
 #include <iterator>
 
 #include "event_categories.h"
+#include "kernel_name_text.h"
+#include "stack_frames.h"
 
 using namespace stackline;
 
@@ -157,7 +159,17 @@ int TrackModel::processOf(uint32_t event) const {
 }
 
 QString TrackModel::name(uint32_t event) const {
-    return doc_->name(event);
+    return displayName(doc_->events().nameOf(event));
+}
+
+QString TrackModel::launchedAt(uint32_t event) const {
+    const auto frame = innermostFrame(*doc_, event);
+    if (!frame) return {};
+    return frame->isFrame() ? QStringLiteral("%1:%2 in %3")
+                                  .arg(frame->file.section(u'/', -1))
+                                  .arg(frame->line)
+                                  .arg(frame->function)
+                            : frame->text;
 }
 
 QString TrackModel::category(uint32_t event) const {
@@ -179,8 +191,7 @@ uint32_t TrackModel::nameIdCount() const {
 }
 
 QString TrackModel::nameText(uint32_t id) const {
-    const std::string_view s = doc_->events().strings.at(id);
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+    return displayName(doc_->events().strings.at(id));
 }
 
 uint32_t TrackModel::compiledRegionOf(uint32_t event) const {

@@ -67,8 +67,10 @@ public:
     int64_t durationOf(uint32_t event) const;  // as recorded
     // The process of the event's track; -1 when it is on none.
     int processOf(uint32_t event) const;
-    QString name(uint32_t event) const;
+    QString name(uint32_t event) const;  // demangled
     QString category(uint32_t event) const;
+    // The innermost frame of its Python stack ("model.py:81 in forward"); empty without one.
+    QString launchedAt(uint32_t event) const;
     // "annotated", "unresolved", ... for a GPU kernel; empty for every other event.
     QString kernelStatus(uint32_t event) const;
     // Names by string id, so that a painter can keep their text and width once per name.

@@ -5,6 +5,7 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "kernel_name_text.h"
 #include "viewer_state.h"
 
 using namespace stackline;
@@ -39,7 +40,7 @@ QVariant UnresolvedModel::text(int row, int column) const {
     const uint32_t event = rows_[size_t(row)];
     switch (column) {
         case Name:
-            return doc_->name(event);
+            return displayName(doc_->events().nameOf(event));
         case Start:
             return QStringLiteral("+") + formatDuration(startOf(event));
         case Duration:

@@ -175,6 +175,37 @@ private slots:
         json out = annotate(join(cat({kRegion, ext}, launch(10, "sm80_xmma_gemm", 5))), info);
         QCOMPARE(dump(out["traceEvents"][4]["args"]["stack"]), QString(R"J(["mm line"])J"));
     }
+    void stackOriginsSayHowEachStackWasObtained() {
+        const std::string fw = "('Torch-Compiled Region: 0/0', False)";
+        std::string info = R"J({"('Torch-Compiled Region: 0/0', False)": {
+            "extern_kernels_mm:1": ["mm line"], "triton_a": ["a"]}})J";
+        std::string ext =
+            R"J({"ph": "X", "cat": "cpu_op", "name": "call extern_kernels_mm , x", "pid": 1, "tid": 1, "ts": 8, "dur": 20})J";
+        std::string stacked =
+            R"J({"ph": "X", "cat": "cpu_op", "name": "eager", "pid": 1, "tid": 1, "ts": 500, "dur": 1, "args": {"stack": ["s"]}})J";
+        Provenance p;
+        annotate(join(cat(cat({kRegion, ext}, launch(10, "sm80_xmma_gemm", 5)),
+                          launch(40, "triton_a", 6)),
+                      {stacked}),
+                 info, &p);
+        // Rows: region, extern region, launch, flow, kernel (4), ..., triton_a (8), eager (10).
+        QCOMPARE(p.origins.of(4), StackOrigin::Matched);
+        QCOMPARE(p.origins.sourceOf(4)->graphKey, fw);
+        QCOMPARE(p.origins.sourceOf(4)->kernel, std::string("extern_kernels_mm"));
+        QCOMPARE(p.origins.of(8), StackOrigin::Matched);
+        QCOMPARE(p.origins.sourceOf(8)->kernel, std::string("triton_a"));
+        QCOMPARE(p.origins.of(10), StackOrigin::InTrace);
+        QVERIFY(!p.origins.sourceOf(10));
+        QCOMPARE(p.origins.of(0), StackOrigin::None);
+        // A graph with one stack: a kernel it does not name gets that stack, as a guess.
+        Provenance guess;
+        annotate(join(cat({kRegion}, launch(10, "sm80_xmma_gemm", 5))),
+                 R"J({"('Torch-Compiled Region: 0/0', False)": {"triton_only_0": ["the one"]}})J",
+                 &guess);
+        QCOMPARE(guess.origins.of(3), StackOrigin::SingleStack);
+        QCOMPARE(guess.origins.sourceOf(3)->graphKey, fw);
+        QVERIFY(guess.origins.sourceOf(3)->kernel.empty());
+    }
     void backwardRegionUsesTheForwardRegionsKeys() {
         std::string info = R"J({"('Torch-Compiled Region: 0/0_backward_0', True)": {
             "triton_poi_fused_mul_0": ["bw line"]}, "('Torch-Compiled Region: 0/0', False)": {"x": ["y"]}})J";

@@ -45,14 +45,17 @@ private slots:
 
         const StackLookup::Kernel& t = lookup.kernel(backward, 1, "triton_poi_0");
         QVERIFY(!t.isExtern && t.triton);
-        QCOMPARE(t.stack->dump(), std::string(R"(["bw"])"));  // backward keys first
+        QCOMPARE(t.stack.stack->dump(), std::string(R"(["bw"])"));  // backward keys first
+        QCOMPARE(backward.key(t.stack.key), bw[0]);
         // Not in the forward graph, and a forward region does not look at the backward ones.
         QVERIFY(lookup.kernel(forward, 2, "extern_kernels_mm").isExtern);
         QVERIFY(!lookup.kernel(backward, 2, "extern_kernels_mm").isExtern);
-        QCOMPARE(lookup.externStack(backward, 3, "x.extern_kernels_mm, y")->dump(),
+        QCOMPARE(lookup.externStack(backward, 3, "x.extern_kernels_mm, y").stack->dump(),
                  std::string(R"(["mm"])"));
-        QVERIFY(lookup.singleStack(forward));  // the forward graph has one stack
-        QCOMPARE(lookup.singleStack(forward)->dump(), std::string(R"(["fw"])"));
+        const FoundStack single = lookup.singleStack(forward);  // the forward graph has one
+        QVERIFY(single.stack);
+        QCOMPARE(single.stack->dump(), std::string(R"(["fw"])"));
+        QCOMPARE(forward.key(single.key), fw);
     }
 };
 

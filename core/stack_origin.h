@@ -1,0 +1,50 @@
+// How each event's stack was obtained, for the viewer to say (the outputs do not depend on it):
+// already in the trace, or written by the processor from a kernel-information entry that names
+// the kernel (_assign_stack) or from the only stack of a graph (_assign_single_stack, a guess).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stackline {
+
+enum class StackOrigin : uint8_t {
+    None,
+    InTrace,      // args.stack was in the input and this run kept it
+    Matched,      // the entry of the kernel's name, or of its extern call's name
+    SingleStack,  // the only stack of a graph: a guess
+};
+
+// The kernel-information entry a written stack came from.
+struct StackSource {
+    std::string graphKey;
+    std::string kernel;  // the name looked up (Matched); empty for SingleStack
+};
+
+// One byte per event, and a source per written event only (traces have millions of events).
+class StackOrigins {
+public:
+    void reset(std::size_t rows) { origin_.assign(rows, StackOrigin::None); }
+    void setInTrace(uint32_t row) { origin_[row] = StackOrigin::InTrace; }
+    uint32_t addSource(StackSource source);
+    // This run writes row's stack from a source (an index from addSource); a later write to the
+    // same row replaces it, as the reference's does.
+    void setWritten(uint32_t row, StackOrigin origin, uint32_t source);
+    // Once every write is in: orders the sources by row.
+    void finish();
+
+    StackOrigin of(uint32_t row) const {
+        return row < origin_.size() ? origin_[row] : StackOrigin::None;
+    }
+    // For Matched and SingleStack rows; nullptr otherwise.
+    const StackSource* sourceOf(uint32_t row) const;
+
+private:
+    std::vector<StackOrigin> origin_;
+    std::vector<StackSource> sources_;
+    std::vector<std::pair<uint32_t, uint32_t>> rowSources_;  // (row, source), by row after finish
+};
+
+}  // namespace stackline
