@@ -1,6 +1,7 @@
 // The main window: the layout, menus and actions. Timeline and details side by side, the Kernels /
 // Unresolved / Diagnostics / Hotspots / Source tabs below, search in the tool bar, file and
-// kernel-information names and the trace's counts in the status bar. Every view follows one
+// kernel-information names and the trace's counts in the status bar (elided when the window is
+// narrow). Every view follows one
 // ViewerState. Loading and exporting run as BackgroundJobs with progress and Cancel; a failed load
 // keeps the open trace.
 #pragma once
@@ -14,10 +15,11 @@
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class ElidedLabel;
+class InstanceStepper;
 class HotspotsPanel;
 class SourceView;
 class KernelsPanel;
-class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -36,6 +38,13 @@ public:
 
     // Loads a trace in the background; kernelInfo empty: use the one beside the trace, if any.
     void openTrace(const QString& trace, const QString& kernelInfo = {});
+    // Opens a trace as File → Open does: here when this window shows none, else in a new window
+    // (one window per trace, as on the command line). The window that loads it.
+    MainWindow* openTraceInWindow(const QString& trace, const QString& kernelInfo = {});
+    // Traces opened from this folder are not remembered (the bundled example's temporary copy).
+    void setTransientFolder(const QString& folder) { transientFolder_ = folder; }
+    // Where File → Open starts: the folder of the last trace opened, while it exists.
+    QString openDialogFolder() const;
     // Reprocesses the open trace with this kernel information.
     void attachKernelInfo(const QString& kernelInfo);
     void exportTo(const QString& path);
@@ -61,6 +70,12 @@ public:
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
     QString countsText() const;
+    // The status bar's labels: the trace and kernel information's names, the counts.
+    ElidedLabel* fileLabel() const { return fileLabel_; }
+    ElidedLabel* countsLabel() const { return countsLabel_; }
+    // The stepper that Go → Next / Previous / Slowest Instance drive: the Unresolved or Hotspots
+    // tab's when it is shown, else the Kernels tab's.
+    InstanceStepper* currentStepper() const;
 
 signals:
     void documentLoaded();
@@ -81,6 +96,8 @@ private:
     void onExportFinished(bool cancelled, const QString& error);
     void showDocument();
     void showError(const QString& title, const QString& message);
+    // Forgets the status message and error boxes of the trace shown before.
+    void clearMessages();
     void showMessageBox(QMessageBox::Icon icon, const QString& name, const QString& title,
                         const QString& message);
     void warnIfKernelInfoMatchesNothing();
@@ -100,10 +117,10 @@ private:
     QTabWidget* tabs_;
     SearchController* search_;
     RecentFiles* recent_;
-    QLabel* fileLabel_;
-    QLabel* countsLabel_;
+    ElidedLabel* fileLabel_;
+    ElidedLabel* countsLabel_;
     QWidget* progressBox_;
-    QLabel* progressLabel_;
+    ElidedLabel* progressLabel_;
     QProgressBar* progressBar_;
     QPushButton* cancelButton_;
     QList<QAction*> documentActions_;
@@ -114,4 +131,5 @@ private:
     std::shared_ptr<std::shared_ptr<Document>> pendingResult_;
     QString pendingExport_;
     QString lastError_;
+    QString transientFolder_;
 };
