@@ -6,7 +6,6 @@
 // bar's counts are the core summary's, as `stackline-cli summary` prints them.
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
