@@ -1,10 +1,10 @@
 #include "instance_stepper.h"
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QToolButton>
 #include <algorithm>
 
+#include "elided_label.h"
 #include "viewer_state.h"
 
 using namespace stackline;
@@ -28,7 +28,7 @@ InstanceStepper::InstanceStepper(ViewerState* state, QWidget* parent)
     previous_ = button(tr("◀ Previous"), tr("Select the previous instance (P)"), this);
     next_ = button(tr("Next ▶"), tr("Select the next instance (N)"), this);
     slowest_ = button(tr("Slowest"), tr("Select the longest instance (L)"), this);
-    label_ = new QLabel(this);
+    label_ = new ElidedLabel(Qt::ElideRight, this);
     layout->addWidget(previous_);
     layout->addWidget(next_);
     layout->addWidget(slowest_);
@@ -94,7 +94,7 @@ void InstanceStepper::update() {
     const bool any = !rows_.empty();
     for (QToolButton* b : {previous_, next_, slowest_}) b->setEnabled(any);
     if (!any) {
-        label_->clear();
+        label_->setText({});
         return;
     }
     const int pos = position();

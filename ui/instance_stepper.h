@@ -9,7 +9,7 @@
 
 #include "document.h"
 
-class QLabel;
+class ElidedLabel;
 class QToolButton;
 class ViewerState;
 
@@ -43,5 +43,5 @@ private:
     QToolButton* previous_;
     QToolButton* next_;
     QToolButton* slowest_;
-    QLabel* label_;
+    ElidedLabel* label_;  // gives up width rather than widen the panel
 };
