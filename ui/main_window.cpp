@@ -131,8 +131,7 @@ void MainWindow::buildLayout() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Trace…"), QKeySequence::Open, this, &MainWindow::chooseTrace)
-        ->setObjectName(QStringLiteral("openAction"));
+    file->addAction(tr("&Open Trace…"), QKeySequence::Open, this, &MainWindow::chooseTrace);
     QAction* kinfo =
         file->addAction(tr("Add &Kernel Information…"), this, &MainWindow::chooseKernelInfo);
     // TORCH_TRACE folders and tlparse output are folders, which the file dialog cannot pick.
