@@ -201,7 +201,7 @@ void DetailsPanel::setEvent(uint32_t row) {
     provenance_->setVisible(false);
     copyName_->setEnabled(has);
     if (!has) {
-        title_->setFullText(doc_ ? tr("Nothing selected: click a slice") : QString());
+        title_->setText(doc_ ? tr("Nothing selected: click a slice") : QString());
         title_->setToolTip(QString());
         stackHeading_->setVisible(false);
         stack_->setVisible(false);
@@ -210,7 +210,7 @@ void DetailsPanel::setEvent(uint32_t row) {
     }
     const Document& doc = *doc_;
     const EventTable& ev = doc.events();
-    title_->setFullText(displayName(ev.nameOf(row_)));
+    title_->setText(displayName(ev.nameOf(row_)));
     title_->setToolTip(nameToolTip(ev.nameOf(row_)) + tr("<p>Right-click or Ctrl+C: copy</p>"));
     category_->setText(QString::fromUtf8(ev.catOf(row_).data(), qsizetype(ev.catOf(row_).size())));
     const int64_t origin = doc.tracks.startNs();

@@ -1,34 +1,36 @@
 #include "elided_label.h"
 
-#include <QFontMetrics>
-#include <algorithm>
+#include <QPainter>
 
-ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent) {
-    setTextFormat(Qt::PlainText);
-    setWordWrap(false);
-    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+ElidedLabel::ElidedLabel(Qt::TextElideMode mode, QWidget* parent) : QFrame(parent), mode_(mode) {
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 }
 
-void ElidedLabel::setFullText(const QString& text) {
-    full_ = text;
-    elide();
+void ElidedLabel::setText(const QString& text) {
+    if (text == text_) return;
+    text_ = text;
+    setToolTip(text);
+    updateGeometry();
+    update();
+}
+
+QString ElidedLabel::shownText() const {
+    return fontMetrics().elidedText(text_, mode_, contentsRect().width());
 }
 
 QSize ElidedLabel::sizeHint() const {
-    return {fontMetrics().averageCharWidth() * 20, minimumSizeHint().height()};
+    const QFontMetrics fm = fontMetrics();
+    return {fm.horizontalAdvance(text_) + 4, fm.height()};
 }
 
 QSize ElidedLabel::minimumSizeHint() const {
-    const QMargins m = contentsMargins();
-    return {0, fontMetrics().height() + m.top() + m.bottom()};
+    // Room for an ellipsis and a few characters.
+    const QFontMetrics fm = fontMetrics();
+    return {text_.isEmpty() ? 0 : fm.horizontalAdvance(QStringLiteral("…0000")), fm.height()};
 }
 
-void ElidedLabel::resizeEvent(QResizeEvent* e) {
-    QLabel::resizeEvent(e);
-    elide();
-}
-
-void ElidedLabel::elide() {
-    const int width = contentsRect().width();
-    setText(fontMetrics().elidedText(full_, Qt::ElideMiddle, std::max(width, 0)));
+void ElidedLabel::paintEvent(QPaintEvent* e) {
+    QFrame::paintEvent(e);
+    QPainter p(this);
+    p.drawText(contentsRect(), Qt::AlignLeft | Qt::AlignVCenter, shownText());
 }

@@ -1,25 +1,28 @@
-// One line of text elided in the middle to the width the layout gives it; it never asks for more
-// width than a few characters, so a name of thousands of characters cannot widen the window.
+// A one-line label that gives up width: it asks for little, elides its text to what it gets and
+// shows the whole text in its tooltip unless given another. A name of thousands of characters in
+// the details panel, or the status bar's file names at 800 px, cannot widen the window.
 #pragma once
 
-#include <QLabel>
+#include <QFrame>
+#include <QString>
 
-class ElidedLabel : public QLabel {
+class ElidedLabel : public QFrame {
     Q_OBJECT
 public:
-    explicit ElidedLabel(QWidget* parent = nullptr);
+    explicit ElidedLabel(Qt::TextElideMode mode = Qt::ElideMiddle, QWidget* parent = nullptr);
 
-    void setFullText(const QString& text);
-    const QString& fullText() const { return full_; }
+    void setText(const QString& text);
+    QString text() const { return text_; }
+    // The text as drawn at the current width.
+    QString shownText() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
 protected:
-    void resizeEvent(QResizeEvent* e) override;
+    void paintEvent(QPaintEvent*) override;
 
 private:
-    void elide();
-
-    QString full_;
+    Qt::TextElideMode mode_;
+    QString text_;
 };

@@ -24,9 +24,16 @@ QString formatDuration(int64_t ns) {
     const Unit& u = unitFor(ns);
     if (u.ns == 1) return QStringLiteral("%1 ns").arg(ns);
     const double v = double(ns) / double(u.ns);
-    // Three significant decimals at most, as Kineto writes µs.
+    // Three decimals at most, as Kineto writes µs; none when they are all zero (traces in whole
+    // microseconds), so that "12 µs" does not read as "12.000 µs".
     const int decimals = std::fabs(v) >= 100 ? 1 : 3;
-    return QStringLiteral("%1 %2").arg(v, 0, 'f', decimals).arg(QString::fromUtf8(u.name));
+    QString number = QString::number(v, 'f', decimals);
+    if (number.endsWith(QLatin1String(decimals == 1 ? ".0" : ".000"))) number.chop(decimals + 1);
+    return QStringLiteral("%1 %2").arg(number, QString::fromUtf8(u.name));
+}
+
+QString formatMicroseconds(double us) {
+    return formatDuration(std::llround(us * 1000));
 }
 
 QString formatTick(int64_t ns, int64_t step, int64_t magnitude) {

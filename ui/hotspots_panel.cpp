@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "instance_stepper.h"
 #include "kernel_name_text.h"
 #include "palette.h"
 #include "stack_frames.h"
@@ -23,17 +24,20 @@ using namespace stackline;
 
 namespace {
 
-constexpr int kRowRole = Qt::UserRole;
+constexpr int kNameRole = Qt::UserRole;
 
-QString us(double v) {
-    return QString::number(v, 'f', 1);
+// Events by start time.
+std::vector<uint32_t> byStart(const EventTable& ev, std::vector<uint32_t> rows) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
+    return rows;
 }
 
 }  // namespace
 
 HotspotsModel::HotspotsModel()
-    : TableModel({tr("File"), tr("Line"), tr("Function"), tr("Code"), tr("Self (µs)"),
-                  tr("Total (µs)"), tr("Launches"), tr("Kernels")}) {}
+    : TableModel({tr("File"), tr("Line"), tr("Function"), tr("Code"), tr("Self"), tr("Total"),
+                  tr("Launches"), tr("Kernels")}) {}
 
 int HotspotsModel::rebuild() {
     return doc_ ? int(doc_->hotspots.lines.size()) : 0;
@@ -53,9 +57,9 @@ QVariant HotspotsModel::text(int row, int column) const {
         case Code:
             return QString::fromStdString(l.code).trimmed();
         case Self:
-            return us(l.selfUs);
+            return formatMicroseconds(l.selfUs);
         case Total:
-            return us(l.totalUs);
+            return formatMicroseconds(l.totalUs);
         case Launches:
             return qulonglong(l.launches);
         case Kernels:
@@ -82,7 +86,6 @@ QVariant HotspotsModel::extra(int row, int column, int role) const {
     }
     if (role == Qt::TextAlignmentRole && column >= Self)
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && column == File) return QString::fromStdString(l.file);
     // Stacks from the single-stack rule are guesses: say how many this line's figures hold.
     if (l.guessedLaunches && column == Launches && role == Qt::ForegroundRole)
         return uiColor(UiColor::Warning);
@@ -90,6 +93,12 @@ QVariant HotspotsModel::extra(int row, int column, int role) const {
         return tr("%1 of these launches have a guessed stack: the only stack of their graph, "
                   "the kernel information has no entry for the kernel")
             .arg(l.guessedLaunches);
+    if (role == Qt::ToolTipRole && column <= Code) {
+        const QString where = QString::fromStdString(l.file) +
+                              (l.line > 0 ? QStringLiteral(":%1").arg(l.line) : QString());
+        return l.function.empty() ? where
+                                  : tr("%1\nin %2").arg(where, QString::fromStdString(l.function));
+    }
     if (role == Qt::ToolTipRole && column == Kernels)
         return QString::fromStdString([&] {
             std::string s;
@@ -122,10 +131,12 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     rl->addWidget(summary_);
+    stepper_ = new InstanceStepper(state_);
+    rl->addWidget(stepper_);
     kernels_ = new QListWidget;
     kernels_->setToolTip(tr("Kernels launched from the selected line; click to select one"));
     auto activate = [this](QListWidgetItem* item) {
-        if (item) state_->select(item->data(kRowRole).toUInt(), true);
+        if (item) chooseKernel(item->data(kNameRole).toString());
     };
     connect(kernels_, &QListWidget::itemClicked, this, activate);
     connect(kernels_, &QListWidget::itemActivated, this, activate);
@@ -150,11 +161,12 @@ void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
     model_->setDocument(doc_);
     selected_ = -1;
     kernels_->clear();
-    summary_->setText(
-        doc_ ? tr("Annotated GPU time %1 µs; unresolved %2 µs. Select a line to highlight its "
-                  "kernels on the timeline.")
-                   .arg(us(doc_->hotspots.annotatedGpuUs), us(doc_->hotspots.unresolvedGpuUs))
-             : QString());
+    stepper_->setInstances(nullptr, {});
+    summary_->setText(doc_ ? tr("Annotated GPU time %1; unresolved %2. Select a line to highlight "
+                                "its kernels on the timeline.")
+                                 .arg(formatMicroseconds(doc_->hotspots.annotatedGpuUs),
+                                      formatMicroseconds(doc_->hotspots.unresolvedGpuUs))
+                           : QString());
 }
 
 int HotspotsPanel::count() const {
@@ -174,6 +186,7 @@ void HotspotsPanel::chooseLine(int sourceRow) {
         if (selected_ != -1) {
             selected_ = -1;
             kernels_->clear();
+            stepper_->setInstances(nullptr, {});
             state_->setHighlighted({});
         }
         return;
@@ -216,11 +229,10 @@ void HotspotsPanel::showLine(int sourceRow) {
     selected_ = sourceRow;
     const SourceLine& l = model_->line(sourceRow);
     const EventTable& ev = doc_->events();
-    // Per kernel name: instances, time, first instance.
+    // Per kernel name: instances and time.
     struct Agg {
         uint64_t count = 0;
         int64_t ns = 0;
-        uint32_t first = kNoRow;
     };
     std::map<std::string, Agg> byName;
     std::set<std::string> guessed;  // kernels whose stack here is a single-stack guess
@@ -230,7 +242,6 @@ void HotspotsPanel::showLine(int sourceRow) {
             guessed.insert(std::string(ev.nameOf(r)));
         ++a.count;
         a.ns += std::max<int64_t>(0, ev.durNs[r]);
-        if (a.first == kNoRow || ev.tsNs[r] < ev.tsNs[a.first]) a.first = r;
     }
     std::vector<std::pair<std::string, Agg>> sorted(byName.begin(), byName.end());
     std::stable_sort(sorted.begin(), sorted.end(),
@@ -244,16 +255,33 @@ void HotspotsPanel::showLine(int sourceRow) {
                                     .arg(a.count)
                                     .arg(formatDuration(a.ns)),
                                 kernels_);
-        item->setData(kRowRole, a.first);
+        item->setData(kNameRole, QString::fromStdString(name));
         item->setToolTip(
             nameToolTip(name) +
             (guess ? tr("<p>Stack guessed: the only stack of its graph</p>") : QString()));
     }
-    summary_->setText(tr("<b>%1:%2</b> in %3 — %4 launches of %5 kernels, self %6 µs, total %7 µs")
-                          .arg(QFileInfo(QString::fromStdString(l.file)).fileName().toHtmlEscaped())
+    stepper_->setInstances(doc_, byStart(ev, l.rows));
+    const QString file = QString::fromStdString(l.file);
+    summary_->setText(tr("<b>%1:%2</b> in %3 — %4 launches of %5 kernels, self %6, total %7")
+                          .arg(QFileInfo(file).fileName().toHtmlEscaped())
                           .arg(l.line)
                           .arg(QString::fromStdString(l.function).toHtmlEscaped())
                           .arg(l.launches)
                           .arg(l.kernels.size())
-                          .arg(us(l.selfUs), us(l.totalUs)));
+                          .arg(formatMicroseconds(l.selfUs), formatMicroseconds(l.totalUs)));
+    summary_->setToolTip(file);
+}
+
+void HotspotsPanel::chooseKernel(const QString& name) {
+    if (selected_ < 0) return;
+    const EventTable& ev = doc_->events();
+    const QByteArray utf8 = name.toUtf8();
+    const std::string_view wanted(utf8.constData(), size_t(utf8.size()));
+    std::vector<uint32_t> rows;
+    for (uint32_t r : model_->line(selected_).rows)
+        if (ev.nameOf(r) == wanted) rows.push_back(r);
+    if (rows.empty()) return;
+    rows = byStart(ev, std::move(rows));
+    stepper_->setInstances(doc_, rows);
+    state_->select(rows.front(), true);
 }

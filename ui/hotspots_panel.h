@@ -1,8 +1,10 @@
 // Source hotspots: GPU kernel time by Python source line (core computeHotspots), sorted by self
-// time. Choosing a line highlights the kernel events it launched (through the viewer state), shows
-// its source and lists its kernels; activating a kernel there selects its first instance. When
-// another kernel is selected, the line that launched it is marked and listed (the highlight stays
-// what the user chose).
+// time, in the unit that suits each; a row's tooltip names its full path. Choosing a line
+// highlights the kernel events it launched (through the viewer state), shows its source and lists
+// its kernels; the stepper goes through the line's kernel events, or through the instances of the
+// kernel chosen in the list (choosing one selects its first instance). When another kernel is
+// selected, the line that launched it is marked and listed (the highlight stays what the user
+// chose).
 #pragma once
 
 #include <QWidget>
@@ -12,6 +14,7 @@
 #include "document.h"
 #include "table_model.h"
 
+class InstanceStepper;
 class QLabel;
 class QListWidget;
 class TablePanel;
@@ -40,6 +43,7 @@ public:
     HotspotsModel* model() const { return model_; }
     TablePanel* table() const { return table_; }
     QListWidget* kernelList() const { return kernels_; }
+    InstanceStepper* stepper() const { return stepper_; }
     // Chooses the line shown at this (sorted) position of the table; -1 clears.
     void selectVisualRow(int row);
     // The source-model row shown, or -1.
@@ -50,8 +54,10 @@ private:
     void setDocument(std::shared_ptr<const Document> doc);
     // The user chose a line: highlight its kernels, show its source.
     void chooseLine(int sourceRow);
-    // Lists a line's kernels and sums it up.
+    // Lists a line's kernels and sums it up; the stepper goes through its kernel events.
     void showLine(int sourceRow);
+    // A kernel of the shown line was chosen: select its first instance there, step through them.
+    void chooseKernel(const QString& name);
     // Marks and lists the line that launched the selected kernel.
     void followSelection();
     // The source-model row of an event's innermost frame, or -1.
@@ -63,6 +69,7 @@ private:
     TablePanel* table_;
     QLabel* summary_;
     QListWidget* kernels_;
+    InstanceStepper* stepper_;
     int selected_ = -1;
     bool following_ = false;  // marking a row is not choosing it
 };

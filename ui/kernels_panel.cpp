@@ -5,6 +5,7 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "instance_stepper.h"
 #include "kernel_name_text.h"
 #include "palette.h"
 #include "viewer_state.h"
@@ -113,10 +114,13 @@ QVariant KernelsModel::extra(int row, int column, int role) const {
 KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     : TablePanel(new KernelsModel, tr("Filter kernels by name…"), parent),
       state_(state),
-      model_(static_cast<KernelsModel*>(proxy()->sourceModel())) {
+      model_(static_cast<KernelsModel*>(proxy()->sourceModel())),
+      stepper_(new InstanceStepper(state)) {
+    addBesideFilter(stepper_);
     view()->sortByColumn(KernelsModel::Total, Qt::DescendingOrder);
     view()->horizontalHeader()->resizeSection(KernelsModel::Name, 420);
     connect(this, &TablePanel::rowActivated, this, [this](int row) {
+        stepThrough(row);
         const auto& inst = model_->entry(row).instances;
         if (inst.empty()) return;
         // The instance after the selected one when it is one of them, else the first.
@@ -127,7 +131,19 @@ KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     connect(state_, &ViewerState::documentsChanged, this, [this] {
         doc_ = state_->current();
         model_->setDocument(doc_);
+        stepped_ = -1;
+        stepper_->setInstances(nullptr, {});
     });
-    connect(state_, &ViewerState::selectionChanged, this,
-            [this] { markSourceRow(model_->rowOf(state_->selectedRow(doc_.get()))); });
+    connect(state_, &ViewerState::selectionChanged, this, [this] {
+        const int row = model_->rowOf(state_->selectedRow(doc_.get()));
+        markSourceRow(row);
+        // Another kernel: step through its instances; anything else: stay with the last one.
+        if (row >= 0) stepThrough(row);
+    });
+}
+
+void KernelsPanel::stepThrough(int row) {
+    if (row == stepped_) return;
+    stepped_ = row;
+    stepper_->setInstances(doc_, model_->entry(row).instances);
 }

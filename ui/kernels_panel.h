@@ -1,6 +1,6 @@
 // Every GPU kernel name with its count, total and mean time and provenance status. Activating a
 // row selects the next instance of that kernel after the current selection; the row of the
-// selected kernel is marked.
+// selected kernel is marked, and the stepper beside the filter steps through its instances.
 #pragma once
 
 #include <memory>
@@ -11,6 +11,7 @@
 #include "table_model.h"
 #include "table_panel.h"
 
+class InstanceStepper;
 class ViewerState;
 
 class KernelsModel : public TableModel {
@@ -44,9 +45,16 @@ class KernelsPanel : public TablePanel {
 public:
     explicit KernelsPanel(ViewerState* state, QWidget* parent = nullptr);
     KernelsModel* model() const { return model_; }
+    // Steps through the instances of the marked kernel.
+    InstanceStepper* stepper() const { return stepper_; }
 
 private:
+    // The stepper goes through this row's kernel.
+    void stepThrough(int row);
+
     ViewerState* state_;
     KernelsModel* model_;
+    InstanceStepper* stepper_;
+    int stepped_ = -1;  // the row the stepper goes through
     std::shared_ptr<const Document> doc_;
 };

@@ -6,7 +6,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,9 +21,11 @@
 #include "details_panel.h"
 #include "diagnostic.h"
 #include "diagnostics_panel.h"
+#include "elided_label.h"
 #include "exporter.h"
 #include "file_system.h"
 #include "hotspots_panel.h"
+#include "instance_stepper.h"
 #include "kernels_panel.h"
 #include "recent_files.h"
 #include "reload_banner.h"
@@ -123,12 +124,12 @@ void MainWindow::buildLayout() {
     bar->setMovable(false);
     bar->addWidget(search_->field());
 
-    fileLabel_ = new QLabel;
-    countsLabel_ = new QLabel;
+    fileLabel_ = new ElidedLabel(Qt::ElideMiddle);
+    countsLabel_ = new ElidedLabel(Qt::ElideRight);
     progressBox_ = new QWidget;
     auto* pl = new QHBoxLayout(progressBox_);
     pl->setContentsMargins(0, 0, 0, 0);
-    progressLabel_ = new QLabel;
+    progressLabel_ = new ElidedLabel(Qt::ElideMiddle);
     progressBar_ = new QProgressBar;
     progressBar_->setMaximumWidth(220);
     progressBar_->setTextVisible(false);
@@ -157,7 +158,7 @@ void MainWindow::buildMenus() {
             if (!dir.isEmpty()) attachKernelInfo(dir);
         });
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
-    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTrace);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraceInWindow);
     QAction* reloadAction =
         file->addAction(tr("Re&load Trace"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
@@ -200,6 +201,14 @@ void MainWindow::buildMenus() {
     connect(state_, &ViewerState::historyChanged, this, updateHistory);
     connect(state_, &ViewerState::selectionChanged, this, updateHistory);
     updateHistory();
+    go->addSeparator();
+    auto step = [&](const QString& text, Qt::Key key, void (InstanceStepper::*slot)()) {
+        documentActions_ << go->addAction(text, QKeySequence(key), this,
+                                          [this, slot] { (currentStepper()->*slot)(); });
+    };
+    step(tr("&Next Instance"), Qt::Key_N, &InstanceStepper::next);
+    step(tr("&Previous Instance"), Qt::Key_P, &InstanceStepper::previous);
+    step(tr("&Longest Instance"), Qt::Key_L, &InstanceStepper::slowest);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* keys =
@@ -233,6 +242,28 @@ void MainWindow::openTrace(const QString& trace, const QString& kernelInfo) {
 void MainWindow::reload() {
     if (const Document* doc = document())
         openTrace(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
+}
+
+MainWindow* MainWindow::openTraceInWindow(const QString& trace, const QString& kernelInfo) {
+    MainWindow* target = this;
+    if (document()) {
+        target = new MainWindow;
+        target->setAttribute(Qt::WA_DeleteOnClose);
+        target->resize(size());
+        target->show();
+    }
+    target->openTrace(trace, kernelInfo);
+    return target;
+}
+
+QString MainWindow::openDialogFolder() const {
+    return recent_->lastFolder();
+}
+
+InstanceStepper* MainWindow::currentStepper() const {
+    if (tabs_->currentWidget() == unresolved_) return unresolved_->stepper();
+    if (tabs_->currentWidget() == hotspots_) return hotspots_->stepper();
+    return kernels_->stepper();
 }
 
 void MainWindow::attachKernelInfo(const QString& kernelInfo) {
@@ -270,10 +301,14 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
         emit loadFailed(error);
         return;
     }
+    // Another trace, not the same one with other kernel information.
+    if (!pendingRequest_.trace) clearMessages();
     state_->setDocument(std::move(*result));
     timeline_->setFocus();
     const Document* doc = document();
-    recent_->add(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
+    if (transientFolder_.isEmpty() || QFileInfo(doc->tracePath()).absolutePath() !=
+                                          QFileInfo(transientFolder_).absoluteFilePath())
+        recent_->add(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
     warnIfKernelInfoMatchesNothing();
     emit documentLoaded();
 }
@@ -316,6 +351,12 @@ QString MainWindow::countsText() const {
 void MainWindow::showError(const QString& title, const QString& message) {
     lastError_ = message;
     showMessageBox(QMessageBox::Critical, QStringLiteral("errorBox"), title, message);
+}
+
+void MainWindow::clearMessages() {
+    lastError_.clear();
+    statusBar()->clearMessage();
+    for (QMessageBox* box : findChildren<QMessageBox*>(Qt::FindDirectChildrenOnly)) box->close();
 }
 
 void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& name, const QString& title,
@@ -415,9 +456,9 @@ bool MainWindow::showTab(const QString& name) {
 
 void MainWindow::chooseTrace() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), QString(),
+        this, tr("Open Trace"), openDialogFolder(),
         tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
-    if (!path.isEmpty()) openTrace(path);
+    if (!path.isEmpty()) openTraceInWindow(path);
 }
 
 void MainWindow::chooseKernelInfo() {

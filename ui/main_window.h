@@ -1,6 +1,7 @@
 // The main window: the layout, menus and actions. Timeline and details side by side, the Kernels /
 // Unresolved / Diagnostics / Hotspots / Source tabs below, search in the tool bar, file and
-// kernel-information names and the trace's counts in the status bar. Every view follows one
+// kernel-information names and the trace's counts in the status bar (elided when the window is
+// narrow). Every view follows one
 // ViewerState. Loading and exporting run as BackgroundJobs with progress and Cancel; a failed load
 // keeps the open trace.
 #pragma once
@@ -14,10 +15,11 @@
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class ElidedLabel;
+class InstanceStepper;
 class HotspotsPanel;
 class SourceView;
 class KernelsPanel;
-class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -38,6 +40,13 @@ public:
 
     // Loads a trace in the background; kernelInfo empty: use the one beside the trace, if any.
     void openTrace(const QString& trace, const QString& kernelInfo = {});
+    // Opens a trace as File → Open does: here when this window shows none, else in a new window
+    // (one window per trace, as on the command line). The window that loads it.
+    MainWindow* openTraceInWindow(const QString& trace, const QString& kernelInfo = {});
+    // Traces opened from this folder are not remembered (the bundled example's temporary copy).
+    void setTransientFolder(const QString& folder) { transientFolder_ = folder; }
+    // Where File → Open starts: the folder of the last trace opened, while it exists.
+    QString openDialogFolder() const;
     // Reprocesses the open trace with this kernel information.
     void attachKernelInfo(const QString& kernelInfo);
     // Opens the current trace again, with the kernel information it was given.
@@ -67,6 +76,12 @@ public:
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
     QString countsText() const;
+    // The status bar's labels: the trace and kernel information's names, the counts.
+    ElidedLabel* fileLabel() const { return fileLabel_; }
+    ElidedLabel* countsLabel() const { return countsLabel_; }
+    // The stepper that Go → Next / Previous / Slowest Instance drive: the Unresolved or Hotspots
+    // tab's when it is shown, else the Kernels tab's.
+    InstanceStepper* currentStepper() const;
 
 signals:
     void documentLoaded();
@@ -87,6 +102,8 @@ private:
     void onExportFinished(bool cancelled, const QString& error);
     void showDocument();
     void showError(const QString& title, const QString& message);
+    // Forgets the status message and error boxes of the trace shown before.
+    void clearMessages();
     void showMessageBox(QMessageBox::Icon icon, const QString& name, const QString& title,
                         const QString& message);
     void warnIfKernelInfoMatchesNothing();
@@ -108,10 +125,10 @@ private:
     RecentFiles* recent_;
     ReloadBanner* banner_;
     TraceFileWatcher* watcher_;
-    QLabel* fileLabel_;
-    QLabel* countsLabel_;
+    ElidedLabel* fileLabel_;
+    ElidedLabel* countsLabel_;
     QWidget* progressBox_;
-    QLabel* progressLabel_;
+    ElidedLabel* progressLabel_;
     QProgressBar* progressBar_;
     QPushButton* cancelButton_;
     QList<QAction*> documentActions_;
@@ -122,4 +139,5 @@ private:
     std::shared_ptr<std::shared_ptr<Document>> pendingResult_;
     QString pendingExport_;
     QString lastError_;
+    QString transientFolder_;
 };

@@ -1,6 +1,7 @@
 #include "recent_files.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
@@ -9,6 +10,7 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const QString kKey = QStringLiteral("recentFiles");
+const QString kFolderKey = QStringLiteral("lastFolder");
 
 }  // namespace
 
@@ -28,7 +30,13 @@ void RecentFiles::add(const QString& trace, const QString& kernelInfo) {
     recent.prepend(entry);
     while (recent.size() > kMaxRecent) recent.removeLast();
     settings.setValue(kKey, recent);
+    settings.setValue(kFolderKey, QFileInfo(trace).absolutePath());
     rebuildMenu();
+}
+
+QString RecentFiles::lastFolder() {
+    const QString folder = QSettings().value(kFolderKey).toString();
+    return !folder.isEmpty() && QFileInfo(folder).isDir() ? folder : QDir::homePath();
 }
 
 void RecentFiles::rebuildMenu() {

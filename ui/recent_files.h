@@ -1,5 +1,6 @@
 // File → Open Recent: the last traces opened (with the kernel information given for them, if any),
-// newest first, remembered in QSettings under "recentFiles".
+// newest first, remembered in QSettings under "recentFiles"; and the folder of the last one, where
+// File → Open starts ("lastFolder").
 #pragma once
 
 #include <QObject>
@@ -15,6 +16,8 @@ public:
 
     // kernelInfo empty: the trace was opened without (or with the kernel information beside it).
     void add(const QString& trace, const QString& kernelInfo);
+    // The folder of the last trace added, while it exists; else the home folder.
+    static QString lastFolder();
 
 signals:
     void openRequested(const QString& trace, const QString& kernelInfo);

@@ -17,6 +17,11 @@ SearchController::SearchController(ViewerState* state, QObject* parent)
     connect(state_, &ViewerState::documentsChanged, this, [this] {
         text_.clear();
         hits_.clear();
+        // Kernel information added to the same trace keeps the search.
+        const auto doc = state_->current();
+        const QString trace = doc ? doc->tracePath() : QString();
+        if (trace != trace_) field_->clear();
+        trace_ = trace;
     });
 }
 

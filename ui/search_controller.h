@@ -1,6 +1,6 @@
 // Search in the tool bar: finds slices by name (or uid) in the current document and steps through
 // the matches by start time (Enter / Shift+Enter in the field, Find Next / Previous), selecting
-// each through the viewer state.
+// each through the viewer state. Opening another trace empties the field.
 #pragma once
 
 #include <QObject>
@@ -40,6 +40,7 @@ private:
 
     ViewerState* state_;
     QLineEdit* field_;
+    QString trace_;               // the trace searched
     QString text_;                // what hits_ were found for
     std::vector<uint32_t> hits_;  // by start time
 };

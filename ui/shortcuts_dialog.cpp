@@ -25,6 +25,8 @@ void showShortcutsDialog(QWidget* parent) {
         "<tr><td>Enter / Shift+Enter, F3 / Shift+F3</td><td>next / previous "
         "match</td></tr>"
         "<tr><td>Alt+Left / Alt+Right</td><td>previous / next selection</td></tr>"
+        "<tr><td><b>N</b> / <b>P</b> / <b>L</b></td><td>next / previous / longest instance of "
+        "the kernel (Kernels, Unresolved, Hotspots tab)</td></tr>"
         "<tr><td>Ctrl+O / Ctrl+E</td><td>open a trace / export the annotated "
         "trace</td></tr>"
         "<tr><td>click a process header</td><td>collapse or expand it</td></tr>"

@@ -1,5 +1,6 @@
 #include "table_panel.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -7,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "table_filter_proxy.h"
 #include "table_model.h"
 
 TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* parent)
@@ -17,14 +19,17 @@ TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* pa
     filter_ = new QLineEdit;
     filter_->setPlaceholderText(filterHint);
     filter_->setClearButtonEnabled(true);
-    layout->addWidget(filter_);
+    filterRow_ = new QHBoxLayout;
+    filterRow_->addWidget(filter_, 1);
+    layout->addLayout(filterRow_);
 
-    proxy_ = new QSortFilterProxyModel(this);
+    proxy_ = new TableFilterProxy(this);
     proxy_->setSourceModel(model);
     proxy_->setSortRole(TableModel::kSortRole);
-    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    proxy_->setFilterKeyColumn(-1);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    filterDelay_.setSingleShot(true);
+    filterDelay_.setInterval(kFilterDelayMs);
+    connect(filter_, &QLineEdit::textChanged, &filterDelay_, qOverload<>(&QTimer::start));
+    connect(&filterDelay_, &QTimer::timeout, this, &TablePanel::applyFilter);
 
     view_ = new QTableView;
     view_->setModel(proxy_);
@@ -44,6 +49,20 @@ TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* pa
     connect(view_, &QTableView::clicked, this, activate);
     connect(view_, &QTableView::activated, this, activate);
     layout->addWidget(view_);
+}
+
+QSortFilterProxyModel* TablePanel::proxy() const {
+    return proxy_;
+}
+
+void TablePanel::addBesideFilter(QWidget* widget) {
+    filterRow_->addWidget(widget);
+}
+
+void TablePanel::applyFilter() {
+    filterDelay_.stop();
+    proxy_->setFilterText(filter_->text());
+    emit filterApplied();
 }
 
 int TablePanel::count() const {

@@ -1,13 +1,17 @@
-// A filterable, sortable table: a filter field over a QTableView on a QSortFilterProxyModel.
-// Rows sort by the model's TableModel::kSortRole. Clicking or activating a row reports its
+// A filterable, sortable table: a filter field over a QTableView on a TableFilterProxy. Rows sort
+// by the model's TableModel::kSortRole. Typing in the filter refilters once the typing pauses, so
+// that a long table never holds up the keyboard. Clicking or activating a row reports its
 // source-model row; a panel that follows the viewer's selection marks the row showing it.
 #pragma once
 
+#include <QTimer>
 #include <QWidget>
 
+class QHBoxLayout;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
+class TableFilterProxy;
 class TableModel;
 
 class TablePanel : public QWidget {
@@ -17,8 +21,12 @@ public:
     TablePanel(TableModel* model, const QString& filterHint, QWidget* parent = nullptr);
 
     QTableView* view() const { return view_; }
-    QSortFilterProxyModel* proxy() const { return proxy_; }
+    QSortFilterProxyModel* proxy() const;
     QLineEdit* filter() const { return filter_; }
+    // Puts a widget right of the filter field (the panel's buttons).
+    void addBesideFilter(QWidget* widget);
+    // Applies the filter field's text now rather than when the typing pauses.
+    void applyFilter();
     // Rows in the model, shown or filtered out.
     int count() const;
     // Clicks the row showing source row `row` (for tests and keyboard navigation).
@@ -29,11 +37,18 @@ public:
     // The source row of the marked (current) row, or -1.
     int markedSourceRow() const;
 
+    // How long the typing must pause before the table is refiltered.
+    static constexpr int kFilterDelayMs = 200;
+
 signals:
     void rowActivated(int sourceRow);
+    // The table was refiltered (once per pause in the typing).
+    void filterApplied();
 
 private:
+    QHBoxLayout* filterRow_;
     QLineEdit* filter_;
-    QSortFilterProxyModel* proxy_;
+    QTimer filterDelay_;
+    TableFilterProxy* proxy_;
     QTableView* view_;
 };

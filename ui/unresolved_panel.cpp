@@ -5,6 +5,7 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "instance_stepper.h"
 #include "kernel_name_text.h"
 #include "viewer_state.h"
 
@@ -30,6 +31,14 @@ int UnresolvedModel::rebuild() {
 int UnresolvedModel::rowOf(uint32_t event) const {
     auto it = std::find(rows_.begin(), rows_.end(), event);
     return it == rows_.end() ? -1 : int(it - rows_.begin());
+}
+
+std::vector<uint32_t> UnresolvedModel::sameKernel(uint32_t event) const {
+    std::vector<uint32_t> same;
+    const EventTable& ev = doc_->events();
+    for (uint32_t r : rows_)
+        if (ev.nameOf(r) == ev.nameOf(event)) same.push_back(r);
+    return same;
 }
 
 int64_t UnresolvedModel::startOf(uint32_t row) const {
@@ -66,14 +75,22 @@ QVariant UnresolvedModel::extra(int row, int column, int role) const {
 UnresolvedPanel::UnresolvedPanel(ViewerState* state, QWidget* parent)
     : TablePanel(new UnresolvedModel, tr("Filter unresolved kernels…"), parent),
       state_(state),
-      model_(static_cast<UnresolvedModel*>(proxy()->sourceModel())) {
+      model_(static_cast<UnresolvedModel*>(proxy()->sourceModel())),
+      stepper_(new InstanceStepper(state)) {
+    addBesideFilter(stepper_);
     view()->horizontalHeader()->resizeSection(UnresolvedModel::Name, 420);
     connect(this, &TablePanel::rowActivated, this,
             [this](int row) { state_->select(model_->eventAt(row), true); });
-    connect(state_, &ViewerState::documentsChanged, this,
-            [this] { model_->setDocument(state_->current()); });
+    connect(state_, &ViewerState::documentsChanged, this, [this] {
+        model_->setDocument(state_->current());
+        stepper_->setInstances(nullptr, {});
+    });
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const auto doc = state_->current();
-        markSourceRow(model_->rowOf(state_->selectedRow(doc.get())));
+        const int row = model_->rowOf(state_->selectedRow(doc.get()));
+        markSourceRow(row);
+        // Another unresolved kernel: step through its instances; else stay with the last one.
+        if (row >= 0 && stepper_->position() < 0)
+            stepper_->setInstances(doc, model_->sameKernel(model_->eventAt(row)));
     });
 }

@@ -1,5 +1,6 @@
 // GPU kernels launched from a compiled region that ended up without a stack: the ones to fix.
-// Activating one selects it; the selected one is marked.
+// Activating one selects it; the selected one is marked, and the stepper beside the filter steps
+// through the unresolved instances of its kernel.
 #pragma once
 
 #include <memory>
@@ -9,6 +10,7 @@
 #include "table_model.h"
 #include "table_panel.h"
 
+class InstanceStepper;
 class ViewerState;
 
 class UnresolvedModel : public TableModel {
@@ -21,6 +23,8 @@ public:
     uint32_t eventAt(int row) const { return rows_[size_t(row)]; }
     // The row listing an event, or -1.
     int rowOf(uint32_t event) const;
+    // The listed events with the same kernel name as this one, by start time.
+    std::vector<uint32_t> sameKernel(uint32_t event) const;
 
 private:
     int rebuild() override;
@@ -36,8 +40,11 @@ class UnresolvedPanel : public TablePanel {
     Q_OBJECT
 public:
     explicit UnresolvedPanel(ViewerState* state, QWidget* parent = nullptr);
+    UnresolvedModel* model() const { return model_; }
+    InstanceStepper* stepper() const { return stepper_; }
 
 private:
     ViewerState* state_;
     UnresolvedModel* model_;
+    InstanceStepper* stepper_;
 };

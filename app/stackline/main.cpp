@@ -1,12 +1,12 @@
 // stackline: the desktop viewer.
 //   stackline [TRACE...] [--kernel-info KINFO] [--select NAME_OR_UID] [--tab TAB]
-//             [--hotspot N] [--screenshot PNG]
+//             [--hotspot N] [--screenshot PNG [--window-size WxH]]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
 // with its recorded source folder /home/alice/proj mapped there). With several traces it opens
 // the first and starts one more stackline per other trace (a file manager's "Open" on a
 // selection: Exec=stackline %F). With --screenshot it loads the trace, selects and centres the
-// event, renders the whole window to PNG and exits (0 on success, 2 when the trace cannot be
-// loaded or the event is not found).
+// event, renders the whole window (1600x1000 unless --window-size) to PNG and exits (0 on success,
+// 2 when the trace cannot be loaded or the event is not found).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -81,13 +81,18 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window to PNG once loaded, then exit."), QStringLiteral("PNG"));
-    cli.addOptions({kernelInfo, select, tab, hotspot, screenshot});
+    const QCommandLineOption windowSize(
+        QStringLiteral("window-size"),
+        QStringLiteral("The window's size for --screenshot (default 1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    cli.addOptions({kernelInfo, select, tab, hotspot, screenshot, windowSize});
     cli.process(app);
 
     const QStringList args = cli.positionalArguments();
     const QString png = cli.value(screenshot);
     if (args.size() > 1) {
-        for (const QCommandLineOption* o : {&kernelInfo, &select, &tab, &hotspot, &screenshot})
+        for (const QCommandLineOption* o :
+             {&kernelInfo, &select, &tab, &hotspot, &screenshot, &windowSize})
             if (cli.isSet(*o)) {
                 std::fprintf(stderr, "stackline: --%s works with one TRACE only\n",
                              qPrintable(o->names().constFirst()));
@@ -98,6 +103,12 @@ int main(int argc, char** argv) {
                                          {QFileInfo(args[i]).absoluteFilePath()}))
                 std::fprintf(stderr, "stackline: cannot start a window for %s\n",
                              qPrintable(args[i]));
+    }
+    const QStringList size = cli.value(windowSize).split(QLatin1Char('x'));
+    const int width = size.value(0).toInt(), height = size.value(1).toInt();
+    if (size.size() != 2 || width <= 0 || height <= 0) {
+        std::fprintf(stderr, "stackline: --window-size wants WIDTHxHEIGHT, e.g. 800x1000\n");
+        return 2;
     }
     QString trace = args.value(0);
     // Without a trace: the bundled example, from a folder that lives as long as this session.
@@ -115,7 +126,8 @@ int main(int argc, char** argv) {
     }
 
     MainWindow window;
-    if (!png.isEmpty()) window.resize(1600, 1000);
+    if (exampleDir) window.setTransientFolder(exampleDir->path());
+    if (!png.isEmpty()) window.resize(width, height);
     QObject::connect(&window, &MainWindow::documentLoaded, &window, [&] {
         uint32_t row = stackline::kNoRow;
         if (cli.isSet(select)) {

@@ -136,7 +136,7 @@ private slots:
         QCOMPARE(w.timeline()->width(), timeline);
         // The name is on one line; the stack below it stays in view.
         DetailsPanel* d = w.details();
-        QCOMPARE(d->titleLabel()->fullText(), name);
+        QCOMPARE(d->titleLabel()->text(), name);
         QVERIFY(d->titleLabel()->width() <= d->width());
         QVERIFY(d->stackList()->isVisible());
         QVERIFY2(d->stackList()->height() >= 60,
@@ -157,7 +157,7 @@ private slots:
         const uint32_t row = kernelNamed(w, kMangled);
         w.state()->focus(row);
         DetailsPanel* d = w.details();
-        QCOMPARE(d->titleLabel()->fullText(), kDemangled);
+        QCOMPARE(d->titleLabel()->text(), kDemangled);
         QVERIFY(d->titleLabel()->text().contains(QStringLiteral("gemm_small")));
         QVERIFY(d->titleLabel()->toolTip().remove(QChar(0x200B)).contains(kMangled));  // wrappable
         d->copyNameAction()->trigger();
