@@ -125,15 +125,9 @@ QString DiagnosticsModel::text(const Place& at) const {
 QString DiagnosticsModel::toolTip(const Place& at) const {
     const auto& kind = groups_.kinds[size_t(at.kind)];
     if (at.message < 0) return QStringLiteral("<p>%1</p>").arg(kindHtml(kind.kind));
-    const auto& message = kind.messages[size_t(at.message)];
     // Rich text, so that a long message wraps.
     QString tip = QStringLiteral("<p>%1</p>").arg(text({at.kind, at.message, -1}).toHtmlEscaped());
-    if (at.event < 0)
-        return tip + QStringLiteral("<p>") + tr("%n time(s)", "", int(message.occurrences)) +
-               (message.events.empty()
-                    ? QString()
-                    : tr(", about %n event(s)", "", int(message.events.size()))) +
-               QStringLiteral("</p>");
+    if (at.event < 0) return tip;
     return QStringLiteral("<p>%1</p>").arg(text(at).toHtmlEscaped()) + tip;
 }
 
@@ -148,8 +142,14 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Count) {
                 if (kindRow) return kind.occurrences;
                 const auto& message = kind.messages[size_t(at.message)];
-                return at.event < 0 ? message.occurrences
-                                    : message.events[size_t(at.event)].occurrences;
+                if (at.event >= 0) return message.events[size_t(at.event)].occurrences;
+                // Logged more than once per event (the reference's warning): say so.
+                if (message.events.empty() || message.events.size() == message.occurrences)
+                    return message.occurrences;
+                return message.events.size() == 1 ? tr("%1 on 1 event").arg(message.occurrences)
+                                                  : tr("%1 on %2 events")
+                                                        .arg(message.occurrences)
+                                                        .arg(message.events.size());
             }
             if (at.event >= 0) return qint64(eventAt(index));
             return {};
@@ -228,7 +228,7 @@ DiagnosticsPanel::DiagnosticsPanel(ViewerState* state, QWidget* parent)
     view_->header()->setSectionResizeMode(DiagnosticsModel::Text, QHeaderView::Stretch);
     view_->header()->setSectionResizeMode(DiagnosticsModel::Count, QHeaderView::Interactive);
     view_->header()->setSectionResizeMode(DiagnosticsModel::Uid, QHeaderView::Interactive);
-    view_->header()->resizeSection(DiagnosticsModel::Count, 70);
+    view_->header()->resizeSection(DiagnosticsModel::Count, 130);
     view_->header()->resizeSection(DiagnosticsModel::Uid, 90);
 
     explanation_ = new QTextBrowser;
@@ -307,9 +307,16 @@ void DiagnosticsPanel::explain(const QModelIndex& index) {
                         QStringLiteral("</p>");
         }
     } else if (doc) {
-        // Nothing chosen: what each kind in this run means.
-        for (const auto& kind : model_->groups().kinds)
+        // Nothing chosen: what each kind in this run means, and its message when it has one.
+        for (const auto& kind : model_->groups().kinds) {
             html += QStringLiteral("<p>%1</p>").arg(kindHtml(kind.kind));
+            if (kind.messages.size() == 1)
+                html +=
+                    QStringLiteral("<blockquote>%1</blockquote>")
+                        .arg(QString::fromStdString(
+                                 doc->provenance.diagnostics[kind.messages[0].diagnostic].message)
+                                 .toHtmlEscaped());
+        }
         if (html.isEmpty()) html = tr("No diagnostics: the processor had nothing to say.");
     }
     explanation_->setHtml(html);
