@@ -61,18 +61,20 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
         }
     }
 
-    const std::string noRegion = "the trace has no compiled region (no \"" +
-                                 std::string(kineto::kCompiledRegion) +
-                                 "\" event), so the kernel information cannot apply";
     std::vector<Diagnostic> out;
     if (triton.empty()) {
         out.push_back({DiagnosticKind::NoCompiledRegion,
                        kNoRow,
                        {},
-                       "The trace has no Triton kernel and " + noRegion +
-                           ": check that it is the profile of the compiled model."});
+                       "The trace has neither a compiled region (no \"" +
+                           std::string(kineto::kCompiledRegion) +
+                           "\" event) nor a Triton kernel, so the kernel information cannot "
+                           "apply: check that it is the profile of the compiled model."});
         return out;
     }
+    const std::string noRegion = "the trace has no compiled region (no \"" +
+                                 std::string(kineto::kCompiledRegion) +
+                                 "\" event), so the kernel information cannot apply";
     std::map<uint32_t, std::size_t> replayed;  // graph launch row -> Triton kernels it replays
     std::vector<uint32_t> unlaunched, launched;
     for (uint32_t row : triton) {
