@@ -63,7 +63,7 @@ inline constexpr DiagnosticKindInfo kDiagnosticKinds[] = {
      "check that the information comes from the same run."},
     {DiagnosticKind::ForwardRegionNotFound, "forward_region_not_found", Severity::Warning,
      "No compiled region strictly contains the forward op of this backward region, so the region's "
-     "kernels get no stack."},
+     "kernels get no stack; profile the forward and backward of a step in one recording."},
     {DiagnosticKind::MalformedEvent, "malformed_event", Severity::Error,
      "The event is not a JSON object or has a field of a type the reference cannot use; it is left "
      "as it is."},
