@@ -16,6 +16,7 @@ enum class Severity : uint8_t { Warning, Error };
 enum class DiagnosticKind : uint8_t {
     // Warnings
     KernelInfoSource,
+    NoCompiledRegion,
     UnrecognizedKernel,
     RegionWithoutKernelInfo,
     ForwardRegionNotFound,
@@ -49,15 +50,20 @@ inline constexpr DiagnosticKindInfo kDiagnosticKinds[] = {
     {DiagnosticKind::KernelInfoSource, "kernel_info_source", Severity::Warning,
      "How the kernel information was found, read or matched to the trace; check that it comes from "
      "the same run."},
+    {DiagnosticKind::NoCompiledRegion, "no_compiled_region", Severity::Warning,
+     "Kernel information applies only to kernels launched inside a compiled region, and the trace "
+     "has none (CUDA/HIP graph replays and compiled code called directly record none); profile "
+     "the compiled model without CUDA graphs."},
     {DiagnosticKind::UnrecognizedKernel, "unrecognized_kernel", Severity::Warning,
      "A kernel that is neither a Triton kernel nor a known extern kernel got no stack, as in the "
-     "reference; profile with with_stack=True to see where it was launched."},
+     "reference (which logs this once per path that reaches the kernel, so mostly twice); profile "
+     "with with_stack=True to see where it was launched."},
     {DiagnosticKind::RegionWithoutKernelInfo, "region_without_kernel_info", Severity::Warning,
      "The kernel information has no graph for this compiled region, so its kernels get no stack; "
      "check that the information comes from the same run."},
     {DiagnosticKind::ForwardRegionNotFound, "forward_region_not_found", Severity::Warning,
      "No compiled region strictly contains the forward op of this backward region, so the region's "
-     "kernels get no stack."},
+     "kernels get no stack; profile the forward and backward of a step in one recording."},
     {DiagnosticKind::MalformedEvent, "malformed_event", Severity::Error,
      "The event is not a JSON object or has a field of a type the reference cannot use; it is left "
      "as it is."},

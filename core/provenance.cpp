@@ -16,6 +16,7 @@
 #include "flow_mapping.h"
 #include "grouped_index.h"
 #include "kineto.h"
+#include "no_compiled_region.h"
 #include "process_error.h"
 #include "stack_lookup.h"
 
@@ -552,25 +553,15 @@ private:
 
 }  // namespace
 
-// What loading the kernel information had to decide (KernelInfo::notes), as warnings ahead of
-// the processor's own; none for a registry file, so the reference's warnings stay as they are.
+// What loading the kernel information had to decide (KernelInfo::notes), then why it cannot apply
+// to a trace without compiled regions: Stackline's warnings, ahead of the processor's own; none
+// for a registry file applied to a trace with regions, so the reference's warnings stay as they
+// are.
 static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo) {
     std::vector<Diagnostic> notes;
     for (const std::string& note : kernelInfo.notes())
         notes.push_back({DiagnosticKind::KernelInfoSource, kNoRow, {}, note});
-    if (kernelInfo.appliesToEveryRegion()) {
-        const StringPool& strings = trace.events.strings;
-        bool regions = false;
-        for (uint32_t id = 0; id < strings.size() && !regions; ++id)
-            regions = strings.at(id).find(kineto::kCompiledRegion) != std::string_view::npos;
-        if (!regions)
-            notes.push_back({DiagnosticKind::KernelInfoSource,
-                             kNoRow,
-                             {},
-                             "The kernel information is keyed by kernel only and applies to the "
-                             "trace's compiled regions, but the trace has no \"Torch-Compiled "
-                             "Region\" event: no kernel can be given a stack."});
-    }
+    for (Diagnostic& d : noCompiledRegionWarnings(trace, kernelInfo)) notes.push_back(std::move(d));
     return notes;
 }
 

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "event_categories.h"
@@ -86,7 +87,12 @@ Summary summarize(const Trace& trace, const Provenance& p) {
     s.tracks = tracks.size();
     for (const Diagnostic& d : p.diagnostics) {
         ++s.diagnostics[std::string(d.kindName())];
-        if (d.kind == DiagnosticKind::KernelInfoSource) s.kernelInfoNotes.push_back(d.message);
+        const bool note = d.kind == DiagnosticKind::KernelInfoSource ||
+                          d.kind == DiagnosticKind::NoCompiledRegion;
+        // Each graph replay of a decode loop says the same: once is enough here.
+        if (note && std::find(s.kernelInfoNotes.begin(), s.kernelInfoNotes.end(), d.message) ==
+                        s.kernelInfoNotes.end())
+            s.kernelInfoNotes.push_back(d.message);
     }
     return s;
 }

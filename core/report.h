@@ -25,7 +25,9 @@ struct Summary {
     uint64_t annotatedKernels = 0;  // GPU kernels carrying a stack
     uint64_t unresolvedKernels = 0;
     std::map<std::string, uint64_t> diagnostics;  // by kind name, as printed
-    std::vector<std::string> kernelInfoNotes;     // messages of the kernel_info_source warnings
+    // Messages of Stackline's own warnings about the kernel information (kernel_info_source,
+    // no_compiled_region).
+    std::vector<std::string> kernelInfoNotes;
 };
 
 Summary summarize(const Trace& trace, const Provenance& provenance);

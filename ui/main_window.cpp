@@ -375,10 +375,19 @@ void MainWindow::warnIfKernelInfoMatchesNothing() {
     const Document* doc = document();
     if (!doc || doc->kernelInfo.empty() || doc->provenance.annotatedCount > 0) return;
     int regions = 0;
-    for (const Diagnostic& d : doc->provenance.diagnostics)
+    const Diagnostic* noRegion = nullptr;  // the trace has no compiled region: says why
+    for (const Diagnostic& d : doc->provenance.diagnostics) {
         regions += d.kind == DiagnosticKind::RegionWithoutKernelInfo;
-    if (regions == 0) return;
+        if (!noRegion && d.kind == DiagnosticKind::NoCompiledRegion) noRegion = &d;
+    }
+    if (regions == 0 && !noRegion) return;
     tabs_->setCurrentWidget(diagnostics_);
+    if (noRegion) {
+        showMessageBox(QMessageBox::Warning, QStringLiteral("warningBox"),
+                       tr("Kernel information cannot apply"),
+                       QString::fromStdString(noRegion->message));
+        return;
+    }
     const QString trace = QFileInfo(doc->tracePath()).fileName();
     const QString where = regions == 1
                               ? tr("the compiled region of %1").arg(trace)

@@ -1,6 +1,7 @@
 // stackline-cli: the headless entry point, for cluster nodes. Links the core only.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -215,6 +216,15 @@ int annotate(const Args& a) {
     std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
               << s.kernels << " GPU kernels carry a stack, " << s.unresolvedKernels
               << " unresolved; " << p.diagnostics.size() << " diagnostics\n";
+    // Why the kernel information gave nothing, where that is known, once per message (the notes
+    // of loading were printed as they came).
+    std::vector<std::string_view> said;
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.kind == DiagnosticKind::NoCompiledRegion &&
+            std::find(said.begin(), said.end(), d.message) == said.end()) {
+            said.push_back(d.message);
+            std::cerr << "note: " << d.message << "\n";
+        }
     if (a.timings) {
         char line[256];
         std::snprintf(line, sizeof line, "timings: load=%.3f process=%.3f export=%.3f\n", load.wall,

@@ -88,7 +88,7 @@ private slots:
         const auto& diags = doc_->provenance.diagnostics;
         for (size_t i = 0; i < diags.size() && diagnostic < 0; ++i)
             if (diags[i].row == unresolved_) diagnostic = int(i);
-        QCOMPARE(window_->diagnostics()->markedSourceRow(), diagnostic);
+        QCOMPARE(window_->diagnostics()->markedDiagnostic(), diagnostic);
 
         // Clearing the selection clears the marks.
         state->select(kNoRow);
