@@ -23,6 +23,7 @@
 #include "main_window.h"
 #include "path_map.h"
 #include "search_controller.h"
+#include "timeline_view.h"
 #include "viewer_state.h"
 
 namespace {
@@ -153,6 +154,11 @@ int main(int argc, char** argv) {
         QTimer::singleShot(200, &window, [&window, png] {
             const bool ok = window.grab().save(png);
             if (!ok) std::fprintf(stderr, "stackline: cannot write %s\n", qPrintable(png));
+            // What a script checks: no selection may change these sizes.
+            const QSize w = window.size(), t = window.timeline()->size();
+            if (ok)
+                std::printf("%s: window %dx%d, timeline %dx%d\n", qPrintable(png), w.width(),
+                            w.height(), t.width(), t.height());
             QCoreApplication::exit(ok ? 0 : 1);
         });
     });
