@@ -29,6 +29,7 @@ void showShortcutsDialog(QWidget* parent) {
         "the kernel (Kernels, Unresolved, Hotspots tab)</td></tr>"
         "<tr><td>Ctrl+O / Ctrl+E</td><td>open a trace / export the annotated "
         "trace</td></tr>"
+        "<tr><td>F5</td><td>reload the trace (after it changed on disk)</td></tr>"
         "<tr><td>click a process header</td><td>collapse or expand it</td></tr>"
         "<tr><td><b>?</b></td><td>this help</td></tr></table>");
     html += QObject::tr("<p><b>Colours</b></p><table cellspacing=4>");
