@@ -177,13 +177,15 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
     p.drawLine(g.left - 1, 0, g.left - 1, height);
     for (int r = first; r <= last && r < int(rows.size()); ++r) {
         const TrackModel::Row& row = rows[size_t(r)];
-        const bool firstOfTrack = r == 0 || rows[size_t(r - 1)].track != row.track;
-        paintGutterLabel(p, row, g, g.rowY(r), firstOfTrack);
+        // Which of its track's rows this is (0, 1, or 2 for any later one).
+        int nth = 0;
+        while (nth < 2 && r - nth > 0 && rows[size_t(r - nth - 1)].track == row.track) ++nth;
+        paintGutterLabel(p, row, g, g.rowY(r), nth);
     }
 }
 
 void TimelinePainter::paintGutterLabel(QPainter& p, const TrackModel::Row& row,
-                                       const TimelineGeometry& g, int y, bool firstOfTrack) {
+                                       const TimelineGeometry& g, int y, int nth) {
     const int h = G::rowHeight(row.kind);
     const QFontMetrics fm(font_), bfm(boldFont_);
     if (row.track == kNoTrack) {
@@ -211,10 +213,17 @@ void TimelinePainter::paintGutterLabel(QPainter& p, const TrackModel::Row& row,
                    QStringLiteral("▸ %1 deeper levels").arg(deeper));
         return;
     }
-    if (!firstOfTrack) return;
-    p.setPen(text_);
-    const QString name = model_.isPinned(row.track) ? model_.qualifiedLabel(row.track)
-                                                    : model_.trackLabel(row.track);
+    // A pinned track, away from its process, names it: on its second slice row, or with its name
+    // when it has no second one.
+    const bool pinned = model_.isPinned(row.track);
+    const bool alone = model_.shownLevels(row.track) <= 1;
+    QString name;
+    if (nth == 0)
+        name = pinned && alone ? model_.qualifiedLabel(row.track) : model_.trackLabel(row.track);
+    else if (nth == 1 && pinned)
+        name = model_.processLabel(row.process);
+    if (name.isEmpty()) return;
+    p.setPen(nth == 0 ? text_ : remark_);
     p.drawText(QRect(16, y, g.left - 20, G::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
                fm.elidedText(name, Qt::ElideRight, g.left - 24));
 }

@@ -68,8 +68,9 @@ private:
     void paintSummary(uint32_t track, int from, const TimelineGeometry& g, int top, int h);
     // A collapsed process's header: its busiest tracks as thin lanes.
     void paintCollapsedProcess(uint32_t process, const TimelineGeometry& g, int y);
+    // nth: which of its track's rows row is (2 for any after the second).
     void paintGutterLabel(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y,
-                          bool firstOfTrack);
+                          int nth);
     void paintHighlights(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintInstants(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintLabels(QPainter& p);

@@ -297,7 +297,8 @@ QRect TimelineView::eventRect(uint32_t row) const {
 void TimelineView::revealEvent(uint32_t row) {
     if (!model_ || row == kNoEvent) return;
     if (model_->processOf(row) < 0) return;
-    if (model_->showEvent(row)) layoutChanged();
+    // Navigation, not arrangement: not remembered (until the user arranges something).
+    if (model_->showEvent(row)) relayout();
     const int64_t s = model_->startOf(row), e = model_->endOf(row);
     if (e - s > zoom_->windowDuration()) {
         const int64_t pad = (e - s) / 10 + 1;
