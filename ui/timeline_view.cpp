@@ -138,10 +138,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawImage(0, 0, cache_);
     paintOverlay(p);
     painter_->paintRuler(p, geom_, size.width(), zoom_->traceStart());
-    paintRange(p);
+    paintDrags(p);
 }
 
-void TimelineView::paintRange(QPainter& p) {
+void TimelineView::paintDrags(QPainter& p) {
     if (!range_ && drag_ != Drag::Header) return;
     if (drag_ == Drag::Header && dropRow_ >= 0 && dropRow_ != dragRow_) {
         // Where the dragged header lands: above the row it is dropped on when moving up, below

@@ -80,7 +80,8 @@ private:
     void updateGeometryFromZoom();
     void paintOverlay(QPainter& p);
     void paintFlows(QPainter& p, uint32_t event);
-    void paintRange(QPainter& p);
+    // Over everything: a dragged header's drop line and the dragged time range.
+    void paintDrags(QPainter& p);
     int64_t anchorTime() const;
     void zoomAround(double factor);
 
