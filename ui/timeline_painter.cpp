@@ -7,6 +7,7 @@
 #include "palette.h"
 
 using G = TimelineGeometry;
+using stackline::kNoTrack;
 
 namespace {
 
@@ -15,6 +16,9 @@ namespace {
 constexpr int kWide = 4;
 constexpr int kLabelMinWidth = 36;
 constexpr int kUnresolvedBand = 6;
+// A collapsed process shows this many of its busiest tracks.
+constexpr size_t kCollapsedLanes = 3;
+constexpr uint8_t kNoStyle = 0xff;
 
 // Pixel columns [start, end) painted as one piece, and what decides how (a style, or a band
 // height). A span of the same kind that touches the run widens it; any other span hands the run
@@ -63,11 +67,13 @@ void TimelineGeometry::layoutRows(const TrackModel& model) {
 
 int TimelineGeometry::rowHeight(TrackModel::RowKind kind) {
     switch (kind) {
+        case TrackModel::RowKind::PinnedHeader:
         case TrackModel::RowKind::ProcessHeader:
             return kHeaderHeight;
         case TrackModel::RowKind::Instants:
             return kInstantHeight;
         case TrackModel::RowKind::Slices:
+        case TrackModel::RowKind::Folded:
             break;
     }
     return kSliceHeight;
@@ -97,7 +103,8 @@ TimelinePainter::TimelinePainter(const TrackModel& model)
       rowEven_(uiColor(UiColor::RowEven)),
       rowOdd_(uiColor(UiColor::RowOdd)),
       text_(uiColor(UiColor::Text)),
-      line_(uiColor(UiColor::Line)) {
+      line_(uiColor(UiColor::Line)),
+      remark_(uiColor(UiColor::Remark)) {
     font_.setPointSizeF(8.5);
     boldFont_ = font_;
     boldFont_.setBold(true);
@@ -135,13 +142,17 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
         last = int(r);
         const TrackModel::Row& row = rows[r];
         const int h = G::rowHeight(row.kind);
-        if (row.kind == TrackModel::RowKind::ProcessHeader) {
+        if (row.track == kNoTrack) {
             p.fillRect(QRect(0, y, width, h), header_);
+            if (row.kind == TrackModel::RowKind::ProcessHeader && model_.isCollapsed(row.process))
+                paintCollapsedProcess(row.process, g, y);
             continue;
         }
         // Tracks alternate backgrounds; the gap above a track shows the header colour.
         p.fillRect(QRect(g.left, y, width - g.left, h), row.track % 2 ? rowOdd_ : rowEven_);
         if (row.kind == TrackModel::RowKind::Slices) paintSlices(row, g, y);
+        if (row.kind == TrackModel::RowKind::Folded)
+            paintSummary(row.track, row.level, g, y + 1, G::kSliceHeight - 2);
     }
     p.setPen(Qt::NoPen);
     for (size_t s = 0; s < batches_.size(); ++s) {
@@ -154,36 +165,105 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
         const TrackModel::Row& row = rows[size_t(r)];
         if (row.kind == TrackModel::RowKind::Slices) paintHighlights(p, row, g, g.rowY(r));
         if (row.kind == TrackModel::RowKind::Instants) paintInstants(p, row, g, g.rowY(r));
+        // No summary may hide an unresolved kernel either.
+        if (row.kind == TrackModel::RowKind::Folded)
+            for (int l = row.level; l < model_.levelCount(row.track); ++l)
+                paintHighlights(p, {row.kind, row.process, row.track, uint16_t(l)}, g, g.rowY(r));
     }
 
     // Gutter and headers over the plot, so labels are never covered.
     p.fillRect(QRect(0, 0, g.left, height), gutter_);
     p.setPen(line_);
     p.drawLine(g.left - 1, 0, g.left - 1, height);
-    const QFontMetrics fm(font_), bfm(boldFont_);
     for (int r = first; r <= last && r < int(rows.size()); ++r) {
         const TrackModel::Row& row = rows[size_t(r)];
-        const int y = g.rowY(r);
-        const int h = G::rowHeight(row.kind);
-        if (row.kind == TrackModel::RowKind::ProcessHeader) {
-            p.fillRect(QRect(0, y, width, h), header_);
-            p.setFont(boldFont_);
-            p.setPen(text_);
-            const QString mark =
-                model_.isCollapsed(row.process) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
-            p.drawText(QRect(6, y, width - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
-                       mark + model_.processLabel(row.process));
-            continue;
-        }
-        const bool firstOfTrack = r == 0 || rows[size_t(r - 1)].track != row.track;
-        if (!firstOfTrack) continue;
-        p.setFont(font_);
-        p.setPen(text_);
-        const QString label =
-            fm.elidedText(model_.trackLabel(row.track), Qt::ElideRight, g.left - 24);
-        p.drawText(QRect(16, y, g.left - 20, G::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   label);
+        // Which of its track's rows this is (0, 1, or 2 for any later one).
+        int nth = 0;
+        while (nth < 2 && r - nth > 0 && rows[size_t(r - nth - 1)].track == row.track) ++nth;
+        paintGutterLabel(p, row, g, g.rowY(r), nth);
     }
+}
+
+void TimelinePainter::paintGutterLabel(QPainter& p, const TrackModel::Row& row,
+                                       const TimelineGeometry& g, int y, int nth) {
+    const int h = G::rowHeight(row.kind);
+    const QFontMetrics fm(font_), bfm(boldFont_);
+    if (row.track == kNoTrack) {
+        // A collapsed process's plot area holds its summary: the label stays in the gutter.
+        const bool pinned = row.kind == TrackModel::RowKind::PinnedHeader;
+        const bool collapsed = !pinned && model_.isCollapsed(row.process);
+        const int right = collapsed ? g.left : g.right;
+        p.fillRect(QRect(0, y, right, h), header_);
+        QString text = pinned ? QStringLiteral("Pinned tracks")
+                              : (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
+                                    model_.processLabel(row.process);
+        if (const int hidden = pinned ? 0 : model_.hiddenCount(row.process))
+            text += QStringLiteral(" · %1 hidden").arg(hidden);
+        p.setFont(boldFont_);
+        p.setPen(text_);
+        p.drawText(QRect(6, y, right - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
+                   bfm.elidedText(text, Qt::ElideRight, right - 12));
+        return;
+    }
+    p.setFont(font_);
+    if (row.kind == TrackModel::RowKind::Folded) {
+        p.setPen(remark_);
+        const int deeper = model_.levelCount(row.track) - row.level;
+        p.drawText(QRect(16, y, g.left - 20, G::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("▸ %1 deeper levels").arg(deeper));
+        return;
+    }
+    // A pinned track, away from its process, names it: on its second slice row, or with its name
+    // when it has no second one.
+    const bool pinned = model_.isPinned(row.track);
+    const bool alone = model_.shownLevels(row.track) <= 1;
+    QString name;
+    if (nth == 0)
+        name = pinned && alone ? model_.qualifiedLabel(row.track) : model_.trackLabel(row.track);
+    else if (nth == 1 && pinned)
+        name = model_.processLabel(row.process);
+    if (name.isEmpty()) return;
+    p.setPen(nth == 0 ? text_ : remark_);
+    p.drawText(QRect(16, y, g.left - 20, G::kSliceHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               fm.elidedText(name, Qt::ElideRight, g.left - 24));
+}
+
+void TimelinePainter::paintSummary(uint32_t track, int from, const TimelineGeometry& g, int top,
+                                   int h) {
+    const int width = g.right - g.left;
+    if (width <= 0) return;
+    columnStyles_.assign(size_t(width), kNoStyle);
+    // Deeper levels overwrite shallower ones, as on the expanded track the deepest slice is the
+    // most specific. Per level the same skipping as paintSlices: one search per filled column.
+    for (int l = from; l < model_.levelCount(track); ++l) {
+        const auto& lv = model_.level(track, l);
+        const std::vector<uint8_t>& styles = model_.levelStyles(track, l);
+        for (size_t i = lv.firstEndingAtOrAfter(g.t0); i < lv.size() && lv.start[i] <= g.t1;) {
+            auto [a, b] = g.columns(lv.start[i], lv.end[i]);
+            a = std::max(a, g.left);
+            b = std::min(b, g.right);
+            if (a < b)
+                std::fill(columnStyles_.begin() + (a - g.left),
+                          columnStyles_.begin() + (b - g.left), styles[i]);
+            i = lv.firstEndingAtOrAfter(g.timeAt(b), i + 1);
+        }
+    }
+    for (int x = 0; x < width;) {
+        const uint8_t style = columnStyles_[size_t(x)];
+        int end = x + 1;
+        while (end < width && columnStyles_[size_t(end)] == style) ++end;
+        if (style != kNoStyle) batches_[style].emplace_back(g.left + x, top, end - x, h);
+        x = end;
+    }
+}
+
+void TimelinePainter::paintCollapsedProcess(uint32_t process, const TimelineGeometry& g, int y) {
+    const std::vector<uint32_t> lanes = model_.busiestTracks(process, kCollapsedLanes);
+    if (lanes.empty()) return;
+    const int n = int(lanes.size());
+    const int inner = G::kHeaderHeight - 4;
+    const int h = (inner - (n - 1)) / n;
+    for (int i = 0; i < n; ++i) paintSummary(lanes[size_t(i)], 0, g, y + 2 + i * (h + 1), h);
 }
 
 void TimelinePainter::paintSlices(const TrackModel::Row& row, const TimelineGeometry& g, int y) {

@@ -63,6 +63,14 @@ private:
         uint32_t event;
     };
     void paintSlices(const TrackModel::Row& row, const TimelineGeometry& g, int y);
+    // Levels [from, levelCount) of a track in one band: each pixel column in the style of the
+    // deepest slice covering it. A Folded row, and a lane of a collapsed process's header.
+    void paintSummary(uint32_t track, int from, const TimelineGeometry& g, int top, int h);
+    // A collapsed process's header: its busiest tracks as thin lanes.
+    void paintCollapsedProcess(uint32_t process, const TimelineGeometry& g, int y);
+    // nth: which of its track's rows row is (2 for any after the second).
+    void paintGutterLabel(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y,
+                          int nth);
     void paintHighlights(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintInstants(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintLabels(QPainter& p);
@@ -73,7 +81,8 @@ private:
     QFont font_, boldFont_;
     std::vector<std::vector<QRect>> batches_;  // per SliceStyle
     std::vector<Label> labels_;
-    std::vector<QString> names_;  // per name id
+    std::vector<uint8_t> columnStyles_;  // paintSummary's scratch, per pixel column
+    std::vector<QString> names_;         // per name id
     std::vector<int> nameWidths_;
-    const QColor gutter_, header_, rowEven_, rowOdd_, text_, line_;
+    const QColor gutter_, header_, rowEven_, rowOdd_, text_, line_, remark_;
 };

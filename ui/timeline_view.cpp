@@ -1,5 +1,7 @@
 #include "timeline_view.h"
 
+#include <QContextMenuEvent>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainterPath>
@@ -11,6 +13,7 @@
 #include "format.h"
 #include "kernel_name_text.h"
 #include "palette.h"
+#include "track_menu.h"
 #include "viewer_state.h"
 #include "zoom_control.h"
 
@@ -51,7 +54,12 @@ ZoomControl* TimelineView::zoom() const {
 void TimelineView::setDocument() {
     const auto doc = state_->current();
     painter_.reset();
-    model_ = doc ? std::make_unique<TrackModel>(doc) : nullptr;
+    const QFileInfo file(doc ? doc->tracePath() : QString());
+    layoutFolder_ = file.exists() ? file.absolutePath() : QString();
+    model_ =
+        doc ? std::make_unique<TrackModel>(
+                  doc, layoutFolder_.isEmpty() ? TrackLayout{} : TrackLayout::load(layoutFolder_))
+            : nullptr;
     painter_ = model_ ? std::make_unique<TimelinePainter>(*model_) : nullptr;
     range_.reset();
     verticalScrollBar()->setValue(0);
@@ -79,6 +87,11 @@ void TimelineView::relayout() {
     updateGeometryFromZoom();
     cacheValid_ = false;
     viewport()->update();
+}
+
+void TimelineView::layoutChanged() {
+    relayout();
+    if (model_ && !layoutFolder_.isEmpty()) model_->trackLayout().save(layoutFolder_);
 }
 
 void TimelineView::updateGeometryFromZoom() {
@@ -126,21 +139,35 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawImage(0, 0, cache_);
     paintOverlay(p);
     painter_->paintRuler(p, geom_, size.width(), zoom_->traceStart());
-    if (range_) {
-        // The dragged range's length, in the ruler.
-        const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
-        const QRect band(std::max(a, geom_.left), 0, std::max(1, b - std::max(a, geom_.left)),
-                         G::kRulerHeight);
-        p.fillRect(band, uiColor(UiColor::RangeBand));
-        // On a plate of its own, so the tick labels underneath do not garble it.
-        const QString text = formatDuration(range_->second - range_->first);
-        QRect plate = p.fontMetrics().boundingRect(text).adjusted(-4, -1, 4, 1);
-        plate.moveCenter(band.center());
-        p.fillRect(plate, uiColor(UiColor::RangePlate));
-        p.setPen(uiColor(UiColor::RangeText));
-        p.drawRect(plate.adjusted(0, 0, -1, -1));
-        p.drawText(plate, Qt::AlignCenter, text);
+    paintDrags(p);
+}
+
+void TimelineView::paintDrags(QPainter& p) {
+    if (!range_ && drag_ != Drag::Header) return;
+    if (drag_ == Drag::Header && dropRow_ >= 0 && dropRow_ != dragRow_) {
+        // Where the dragged header lands: above the row it is dropped on when moving up, below
+        // when moving down.
+        const int y =
+            geom_.rowY(dropRow_) +
+            (dropRow_ > dragRow_ ? G::rowHeight(model_->rows()[size_t(dropRow_)].kind) - 1 : 0);
+        p.fillRect(QRect(0, y - 1, viewport()->width(), 3), selectionColor());
     }
+    if (!range_) return;
+    // The dragged range's length, in the ruler.
+    const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
+    const QRect band(std::max(a, geom_.left), 0, std::max(1, b - std::max(a, geom_.left)),
+                     G::kRulerHeight);
+    p.fillRect(band, uiColor(UiColor::RangeBand));
+    // On a plate of its own just below the ruler, so that it neither covers the ruler's tick
+    // labels nor is garbled by them.
+    const QString text = formatDuration(range_->second - range_->first);
+    QRect plate = p.fontMetrics().boundingRect(text).adjusted(-4, -1, 4, 1);
+    plate.moveCenter(QPoint(band.center().x(), 0));
+    plate.moveTop(G::kRulerHeight + 2);
+    p.fillRect(plate, uiColor(UiColor::RangePlate));
+    p.setPen(uiColor(UiColor::RangeText));
+    p.drawRect(plate.adjusted(0, 0, -1, -1));
+    p.drawText(plate, Qt::AlignCenter, text);
 }
 
 void TimelineView::paintOverlay(QPainter& p) {
@@ -234,6 +261,8 @@ uint32_t TimelineView::eventAt(QPoint pos) const {
                        i < ts.size() ? ts[i] : 0,
                        i < ts.size() ? model_->instantEvent(row, i) : kNoEvent);
     }
+    if (row.kind == TrackModel::RowKind::Folded)
+        return model_->deepestAt(row.track, row.level, t, tol);
     if (row.kind != TrackModel::RowKind::Slices) return kNoEvent;
     const auto& lv = model_->level(row);
     // Unresolved kernels are painted wider than they are; what is painted is what is hit.
@@ -268,12 +297,9 @@ QRect TimelineView::eventRect(uint32_t row) const {
 
 void TimelineView::revealEvent(uint32_t row) {
     if (!model_ || row == kNoEvent) return;
-    const int process = model_->processOf(row);
-    if (process < 0) return;
-    if (model_->isCollapsed(uint32_t(process))) {
-        model_->setCollapsed(uint32_t(process), false);
-        relayout();
-    }
+    if (model_->processOf(row) < 0) return;
+    // Navigation, not arrangement: not remembered (until the user arranges something).
+    if (model_->showEvent(row)) relayout();
     const int64_t s = model_->startOf(row), e = model_->endOf(row);
     if (e - s > zoom_->windowDuration()) {
         const int64_t pad = (e - s) / 10 + 1;
@@ -336,15 +362,25 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
     const bool rangeDrag = (e->modifiers() & Qt::ShiftModifier) || pressPos_.y() < G::kRulerHeight;
     drag_ = rangeDrag && pressPos_.x() >= geom_.left ? Drag::Range : Drag::Pending;
     rangeAnchor_ = geom_.timeAt(pressPos_.x());
+    dragRow_ = model_ && pressPos_.x() < geom_.left ? geom_.rowAt(*model_, pressPos_.y()) : -1;
+    if (dragRow_ >= 0) drag_ = Drag::PendingHeader;
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     const QPoint pos = e->position().toPoint();
-    if (drag_ == Drag::Pending && (pos - pressPos_).manhattanLength() >= kDragThresholdPx) {
+    const bool moved = (pos - pressPos_).manhattanLength() >= kDragThresholdPx;
+    if (drag_ == Drag::Pending && moved) {
         drag_ = Drag::Pan;
         viewport()->setCursor(Qt::ClosedHandCursor);
     }
-    if (drag_ == Drag::Pan) {
+    if (drag_ == Drag::PendingHeader && moved) {
+        drag_ = Drag::Header;
+        viewport()->setCursor(Qt::DragMoveCursor);
+    }
+    if (drag_ == Drag::Header) {
+        dropRow_ = geom_.rowAt(*model_, pos.y());
+        viewport()->update();
+    } else if (drag_ == Drag::Pan) {
         const int64_t dt = int64_t(double(pos.x() - pressPos_.x()) * geom_.nsPerPixel());
         zoom_->setWindow(pressWindowStart_ - dt, pressWindowStart_ - dt + zoom_->windowDuration());
         verticalScrollBar()->setValue(pressScroll_ - (pos.y() - pressPos_.y()));
@@ -365,17 +401,49 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         viewport()->update();
         return;
     }
-    if (drag != Drag::Pending || !model_) return;
-    const QPoint pos = e->position().toPoint();
+    if (!model_) return;
+    if (drag == Drag::Header) {
+        const int target = geom_.rowAt(*model_, e->position().toPoint().y());
+        dropRow_ = -1;
+        if (target >= 0 && model_->dropRow(size_t(dragRow_), size_t(target))) layoutChanged();
+        viewport()->update();
+        return;
+    }
+    if (drag == Drag::Pending || drag == Drag::PendingHeader) click(e->position().toPoint());
+}
+
+void TimelineView::click(QPoint pos) {
     const int r = geom_.rowAt(*model_, pos.y());
-    if (r >= 0 && model_->rows()[size_t(r)].kind == TrackModel::RowKind::ProcessHeader) {
-        const uint32_t process = model_->rows()[size_t(r)].process;
-        model_->setCollapsed(process, !model_->isCollapsed(process));
-        relayout();
+    const TrackModel::Row* row = r >= 0 ? &model_->rows()[size_t(r)] : nullptr;
+    if (row && row->kind == TrackModel::RowKind::ProcessHeader) {
+        model_->setCollapsed(row->process, !model_->isCollapsed(row->process));
+        layoutChanged();
+        return;
+    }
+    if (row && row->kind == TrackModel::RowKind::Folded && pos.x() < geom_.left) {
+        model_->setDepth(row->track, TrackLayout::kAllLevels);
+        layoutChanged();
         return;
     }
     range_.reset();
     state_->select(eventAt(pos));
+}
+
+QMenu* TimelineView::headerMenu(QPoint pos) {
+    if (!model_) return nullptr;
+    const int r = geom_.rowAt(*model_, pos.y());
+    if (r < 0) return nullptr;
+    const bool header = model_->rows()[size_t(r)].track == stackline::kNoTrack;
+    if (!header && pos.x() >= geom_.left) return nullptr;
+    auto* menu = new QMenu(this);
+    addHeaderActions(
+        *menu, *model_, size_t(r), [this] { layoutChanged(); }, this);
+    return menu;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+    std::unique_ptr<QMenu> menu(headerMenu(e->pos()));
+    if (menu) menu->exec(e->globalPos());
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {

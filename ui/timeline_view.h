@@ -2,11 +2,13 @@
 // current document; the vertical scroll bar moves through the tracks, the state's ZoomControl owns
 // the time window. The tracks are rendered into a cached image keyed by window, size and scroll,
 // so selection, highlight, flow arrows and range selection repaint as overlays without walking any
-// slices. Clicking selects through the state; the view follows the state's selection.
+// slices. Clicking selects through the state; the view follows the state's selection. The gutter's
+// headers arrange the tracks (context menu, drag); the arrangement is remembered per trace folder.
 #pragma once
 
 #include <QAbstractScrollArea>
 #include <QImage>
+#include <QMenu>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -28,9 +30,13 @@ public:
     void setPlaceholder(const QString& text);
     ZoomControl* zoom() const;
 
-    // Makes an event visible: expands its process, scrolls to its row and, when it is outside
-    // the window, centres it (widening the window when it is longer).
+    // Makes an event visible: expands its process (and its track's depth, and unhides it),
+    // scrolls to its row and, when it is outside the window, centres it (widening the window when
+    // it is longer).
     void revealEvent(uint32_t row);
+    // The context menu of the header at pos (a gutter label or a process header), or null; the
+    // caller owns it.
+    QMenu* headerMenu(QPoint pos);
 
     // Hit testing and geometry in viewport coordinates (also for tests).
     uint32_t eventAt(QPoint pos) const;
@@ -58,16 +64,24 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void wheelEvent(QWheelEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
     bool viewportEvent(QEvent*) override;
 
 private:
-    enum class Drag { None, Pending, Pan, Range };
+    // Header: a gutter label or process header pressed, dragged once it moves.
+    enum class Drag { None, Pending, Pan, Range, PendingHeader, Header };
     void setDocument();
     uint32_t selected() const;
     void relayout();
+    // After the model's arrangement changed: relayout and remember it for the trace's folder.
+    void layoutChanged();
+    // A click (no drag) at pos: toggles a process, expands a folded track, or selects.
+    void click(QPoint pos);
     void updateGeometryFromZoom();
     void paintOverlay(QPainter& p);
     void paintFlows(QPainter& p, uint32_t event);
+    // Over everything: a dragged header's drop line and the dragged time range.
+    void paintDrags(QPainter& p);
     int64_t anchorTime() const;
     void zoomAround(double factor);
 
@@ -77,6 +91,7 @@ private:
     std::unique_ptr<TimelinePainter> painter_;
     TimelineGeometry geom_;
     QString placeholder_;
+    QString layoutFolder_;  // where the layout is remembered; empty for traces without a file
     std::optional<std::pair<int64_t, int64_t>> range_;  // dragged time range
 
     QImage cache_;
@@ -87,4 +102,5 @@ private:
     int64_t pressWindowStart_ = 0;
     int pressScroll_ = 0;
     int64_t rangeAnchor_ = 0;
+    int dragRow_ = -1, dropRow_ = -1;  // header drag: the row pressed and the row under it
 };

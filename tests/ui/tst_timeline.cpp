@@ -20,6 +20,8 @@ class TstTimeline : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
+        isolateSettings();
+        QSettings().remove(QStringLiteral("trackLayouts"));
         BackgroundJob::Context context;
         doc_ = loadDocument({STACKLINE_TEST_DATA "/compiled_step.pt.trace.json", {}, nullptr},
                             context);
@@ -91,14 +93,17 @@ private slots:
         zoom().reset();
         TrackModel* model = view_->model();
         const size_t rows = model->rows().size();
-        const int header = TimelineGeometry::kRulerHeight + view_->geometry().rowTop[0] + 5;
+        const uint32_t compiled = rowNamed(doc_->events(), "CompiledFunction", "cpu_op");
+        const uint32_t cpu = uint32_t(model->processOf(compiled));
+        const int header = view_->geometry().rowY(headerRow(*model, cpu)) + 5;
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(400, header));
-        QVERIFY(model->isCollapsed(0));
+        QVERIFY(model->isCollapsed(cpu));
         QVERIFY(model->rows().size() < rows);
-        QCOMPARE(view_->eventRect(annotated_).isEmpty(), false);  // GPU rows moved up, still there
+        QCOMPARE(view_->eventRect(compiled).isEmpty(), true);
+        QCOMPARE(view_->eventRect(annotated_).isEmpty(), false);  // GPU rows still there
         // Revealing an event inside a collapsed process expands it.
-        view_->revealEvent(rowNamed(doc_->events(), "CompiledFunction", "cpu_op"));
-        QVERIFY(!model->isCollapsed(0));
+        view_->revealEvent(compiled);
+        QVERIFY(!model->isCollapsed(cpu));
         QCOMPARE(model->rows().size(), rows);
     }
 
@@ -204,6 +209,14 @@ private slots:
 
 private:
     ZoomControl& zoom() { return *state_.zoom(); }
+
+    static int headerRow(const TrackModel& model, uint32_t process) {
+        for (size_t r = 0; r < model.rows().size(); ++r)
+            if (model.rows()[r].kind == TrackModel::RowKind::ProcessHeader &&
+                model.rows()[r].process == process)
+                return int(r);
+        return -1;
+    }
 
     std::shared_ptr<Document> doc_;
     ViewerState state_;
