@@ -521,7 +521,6 @@ private:
             if (out_.stack[row] != StackPool::kNone) ++out_.annotatedCount;
             if (out_.written[row]) ++out_.writtenCount;
         }
-        out_.origins.finish();
     }
 
     const EventTable& t_;

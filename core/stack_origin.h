@@ -32,19 +32,18 @@ public:
     // This run writes row's stack from a source (an index from addSource); a later write to the
     // same row replaces it, as the reference's does.
     void setWritten(uint32_t row, StackOrigin origin, uint32_t source);
-    // Once every write is in: orders the sources by row.
-    void finish();
 
     StackOrigin of(uint32_t row) const {
         return row < origin_.size() ? origin_[row] : StackOrigin::None;
     }
-    // For Matched and SingleStack rows; nullptr otherwise.
+    // For Matched and SingleStack rows; nullptr otherwise. A search of the writes from the last:
+    // asked once per selection, it costs less than ordering them for every run.
     const StackSource* sourceOf(uint32_t row) const;
 
 private:
     std::vector<StackOrigin> origin_;
     std::vector<StackSource> sources_;
-    std::vector<std::pair<uint32_t, uint32_t>> rowSources_;  // (row, source), by row after finish
+    std::vector<std::pair<uint32_t, uint32_t>> rowSources_;  // (row, source), in write order
 };
 
 }  // namespace stackline
