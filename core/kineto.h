@@ -97,6 +97,18 @@ constexpr bool isGpuActivity(Category c) {
     return c == Category::Kernel || c == Category::Memory || c == Category::GpuAnnotation;
 }
 
+// ---- Runtime calls ----
+
+// A CUDA/HIP graph replay (cuda_runtime / cuda_driver): the CUPTI/roctracer callback name, with a
+// version suffix in some CUDA releases (cudaGraphLaunch_v10000); the driver API has its own.
+inline constexpr Names<3> kGraphLaunchPrefixes = {"cudaGraphLaunch", "hipGraphLaunch",
+                                                  "cuGraphLaunch"};
+constexpr bool isGraphLaunch(std::string_view name) {
+    for (std::string_view prefix : kGraphLaunchPrefixes)
+        if (name.starts_with(prefix)) return true;
+    return false;
+}
+
 // ---- Compiled regions (torch.compile) ----
 
 // A cpu_op "Torch-Compiled Region" or, since PyTorch 2.5, "Torch-Compiled Region: <frame>/<id>";

@@ -13,14 +13,6 @@ namespace stackline {
 
 namespace {
 
-// Kineto writes the CUPTI/roctracer callback name; CUDA's carries a version suffix in some
-// releases (cudaGraphLaunch_v10000), and the driver API has its own.
-bool isGraphLaunch(std::string_view name) {
-    for (std::string_view launch : {"cudaGraphLaunch", "hipGraphLaunch", "cuGraphLaunch"})
-        if (name.starts_with(launch)) return true;
-    return false;
-}
-
 // args.correlation: the id CUPTI/roctracer gives a runtime call and the GPU work it started.
 std::optional<int64_t> correlationOf(const Trace& trace, uint32_t row) {
     const Span span = trace.events.argsSpan(row);
@@ -53,7 +45,8 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
     std::unordered_map<int64_t, uint32_t> launchByCorrelation;
     std::vector<uint32_t> triton;
     for (uint32_t row = 0, n = t.size(); row < n; ++row) {
-        if (categories.of(row) == kineto::Category::Runtime && isGraphLaunch(t.nameOf(row))) {
+        if (categories.of(row) == kineto::Category::Runtime &&
+            kineto::isGraphLaunch(t.nameOf(row))) {
             if (auto id = correlationOf(trace, row)) launchByCorrelation.try_emplace(*id, row);
         } else if (categories.isGpuKernel(row) &&
                    t.nameOf(row).starts_with(reference::kTritonPrefix)) {

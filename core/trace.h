@@ -6,6 +6,7 @@
 #include <string>
 
 #include "event_table.h"
+#include "file_system.h"
 #include "progress.h"
 #include "trace_bytes.h"
 
@@ -33,10 +34,20 @@ struct Trace {
     std::string_view text() const { return slice(whole()); }  // the whole trace (the indexes)
     // Pages of [begin, end) already read may be dropped (see TraceBytes::release).
     void release(Span s) const { bytes.release(s.begin, s.end); }
+    // Empty while the file is as it was when opened (or the bytes came from no file); else a
+    // sentence naming the file and what changed. A trace is mapped and read lazily, so a file
+    // rewritten in place shows its new bytes at the old offsets, and one truncated reads as
+    // zeros (MappedFileGuard): whoever reads after loading asks this first, and after.
+    std::string changedOnDisk() const {
+        if (!bytes.stamp()) return {};
+        const std::string what =
+            bytes.faulted() ? "was truncated" : describeChange(*bytes.stamp(), fileStamp(path));
+        return what.empty() ? what : path + ": the file " + what + " since it was opened";
+    }
     // Throws InputError when the file changed on disk since it was opened: what was read from it
-    // since may be another file's bytes (TraceBytes::changedOnDisk).
+    // since may be another file's bytes.
     void throwIfChanged() const {
-        if (std::string why = bytes.changedOnDisk(); !why.empty()) throw InputError(why);
+        if (std::string why = changedOnDisk(); !why.empty()) throw InputError(why);
     }
 };
 

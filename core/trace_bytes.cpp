@@ -52,7 +52,6 @@ TraceBytes& TraceBytes::operator=(TraceBytes&& o) noexcept {
         fileSize_ = o.fileSize_;
         compressed_ = o.compressed_;
         fileBacked_ = o.fileBacked_;
-        path_ = std::move(o.path_);
         stamp_ = o.stamp_;
         guard_ = std::move(o.guard_);
         o.stamp_.reset();
@@ -77,13 +76,6 @@ void TraceBytes::release(uint64_t begin, uint64_t end) const {
     end = std::min(end, size_);
     uint64_t b = roundUp(begin), e = end / kPage * kPage;
     if (e > b) ::madvise(data_ + b, e - b, MADV_DONTNEED);
-}
-
-std::string TraceBytes::changedOnDisk() const {
-    if (!stamp_) return {};
-    std::string what =
-        guard_.faulted() ? "was truncated" : describeChange(*stamp_, fileStamp(path_));
-    return what.empty() ? what : path_ + ": the file " + what + " since it was opened";
 }
 
 TraceBytes TraceBytes::fromString(std::string_view text) {
@@ -111,7 +103,6 @@ TraceBytes TraceBytes::open(const std::string& path) {
 
     TraceBytes t;
     t.fileSize_ = size;
-    t.path_ = path;
     t.stamp_ = fileStamp(f.fd);
     if (!gzip) {
         // Reserve the file's pages plus a zero page, then map the file over the front: the bytes

@@ -43,11 +43,10 @@ public:
     // cache), so resident memory does not grow with the file. No effect on inflated or copied
     // buffers: their pages would come back as zeros.
     void release(uint64_t begin, uint64_t end) const;
-    // Empty while the file read is as it was when opened (or the bytes came from no file); else
-    // a sentence naming the file and what changed. A trace is mapped and read lazily, so a file
-    // rewritten in place shows its new bytes at the old offsets, and one truncated reads as
-    // zeros (MappedFileGuard): whoever reads after loading asks this first, and after.
-    std::string changedOnDisk() const;
+    // The file's stamp when it was opened (none for bytes from no file), and whether a read of
+    // its mapping found it truncated since (MappedFileGuard): what Trace::changedOnDisk checks.
+    const std::optional<FileStamp>& stamp() const { return stamp_; }
+    bool faulted() const { return guard_.faulted(); }
 
 private:
     void reset();
@@ -57,7 +56,6 @@ private:
     uint64_t fileSize_ = 0;
     bool compressed_ = false;
     bool fileBacked_ = false;
-    std::string path_;
     std::optional<FileStamp> stamp_;  // of the file opened
     MappedFileGuard guard_;           // of the mapped file's pages
 };

@@ -372,7 +372,7 @@ void DetailsPanel::showArgs(uint32_t row) {
     // Args are read from the file only now: not from one rewritten since it was opened, whose
     // bytes at these offsets belong to another trace (and are checked again after reading).
     auto changed = [&] {
-        const std::string why = doc.trace->bytes.changedOnDisk();
+        const std::string why = doc.trace->changedOnDisk();
         if (!why.empty())
             addValue(nullptr, args_, tr("args"),
                      nlohmann::ordered_json(tr("not shown: %1; reload the trace to see them")

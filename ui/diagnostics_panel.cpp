@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "palette.h"
+#include "table_panel.h"
 #include "viewer_state.h"
 
 using namespace stackline;
@@ -210,7 +211,7 @@ DiagnosticsPanel::DiagnosticsPanel(ViewerState* state, QWidget* parent)
     // Filtering tens of thousands of rows takes a moment: once typing pauses, not per key.
     filterDelay_ = new QTimer(this);
     filterDelay_->setSingleShot(true);
-    filterDelay_->setInterval(200);
+    filterDelay_->setInterval(TablePanel::kFilterDelayMs);
     connect(filter_, &QLineEdit::textChanged, filterDelay_, qOverload<>(&QTimer::start));
     connect(filterDelay_, &QTimer::timeout, this, [this] {
         proxy_->setFilterFixedString(filter_->text());

@@ -417,7 +417,7 @@ void MainWindow::exportTo(const QString& path) {
     }
     // The export copies the file's bytes: from a changed file it would write another trace's
     // bytes at this one's offsets. (exportTrace checks again, before and after writing.)
-    if (const std::string why = document()->trace->bytes.changedOnDisk(); !why.empty()) {
+    if (const std::string why = document()->trace->changedOnDisk(); !why.empty()) {
         showError(tr("Export refused"),
                   tr("%1.\n\nThe export copies the trace's bytes from the file, which no longer "
                      "holds what is shown. Reload the trace (File → Reload Trace), then export.")

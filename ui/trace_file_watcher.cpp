@@ -34,7 +34,7 @@ void TraceFileWatcher::rearm() {
 
 void TraceFileWatcher::check() {
     if (!trace_ || reported_) return;
-    const std::string why = trace_->bytes.changedOnDisk();
+    const std::string why = trace_->changedOnDisk();
     if (why.empty()) return;
     reported_ = true;
     emit changed(QString::fromStdString(why));

@@ -69,8 +69,9 @@ private slots:
         QTemporaryDir dir;
         writeFile(dir.filePath("t.json"), pagesLongTrace());
         Trace t = loadTrace(dir.filePath("t.json").toStdString());
-        QCOMPARE(t.bytes.changedOnDisk(), std::string());
-        QCOMPARE(TraceBytes::fromString("{}").changedOnDisk(), std::string());
+        QCOMPARE(t.changedOnDisk(), std::string());
+        QCOMPARE(stackline::test::traceFrom(R"({"traceEvents": []})").changedOnDisk(),
+                 std::string());
     }
 
     // The truncated pages read as zeros instead of raising SIGBUS (which kills the viewer).
@@ -85,7 +86,7 @@ private slots:
         std::size_t nonZero = 0;
         for (char c : text) nonZero += c != 0;  // every page, each one past the new end
         QCOMPARE(nonZero, std::size_t(0));
-        const std::string why = t.bytes.changedOnDisk();
+        const std::string why = t.changedOnDisk();
         QCOMPARE(why, path.toStdString() + ": the file was truncated since it was opened");
         QVERIFY_THROWS_EXCEPTION(InputError, t.throwIfChanged());
     }
@@ -100,7 +101,7 @@ private slots:
         Trace t = loadTrace(path.toStdString());
         QTest::qWait(20);  // a later modification time, on file systems that keep it coarse
         change(how, path);
-        const std::string why = t.bytes.changedOnDisk();
+        const std::string why = t.changedOnDisk();
         QVERIFY2(why.find(path.toStdString() + ": the file ") == 0, why.c_str());
         QVERIFY2(why.find(said.toStdString()) != std::string::npos, why.c_str());
     }

@@ -114,7 +114,7 @@ private slots:
             QVERIFY(loaded.wait(20000));
             QVERIFY(window.document() != doc);
             QVERIFY(!window.reloadBanner()->isVisible());
-            QCOMPARE(window.document()->trace->bytes.changedOnDisk(), std::string());
+            QCOMPARE(window.document()->trace->changedOnDisk(), std::string());
         }
     }
 
