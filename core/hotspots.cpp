@@ -5,9 +5,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "event_categories.h"
-#include "source_frames.h"
-
 namespace stackline {
 namespace {
 
@@ -20,26 +17,21 @@ struct StackLines {
 
 }  // namespace
 
-Hotspots computeHotspots(const Trace& trace, const Provenance& p) {
+Hotspots computeHotspots(const Trace& trace, const Provenance& p,
+                         const KernelStacksOptions& options) {
     const EventTable& t = trace.events;
     Hotspots h;
     std::map<LineKey, SourceLine> lines;
-    std::unordered_map<uint32_t, StackLines> byStack;  // parsed once per distinct stack
-    const EventCategories categories(t);
-    for (uint32_t row = 0, n = t.size(); row < n; ++row) {
-        if (!categories.isGpuKernel(row)) continue;  // of every spelling, as summary counts them
-        double us = double(t.durNs[row]) / 1000.0;
-        KernelStatus status = p.status(t, row);
-        if (status == KernelStatus::Unresolved) h.unresolvedGpuUs += us;
-        if (status != KernelStatus::Annotated) continue;
-        uint32_t id = p.stack[row];
-        auto it = byStack.find(id);
+    std::unordered_map<uint64_t, StackLines> byStack;  // derived once per distinct stack
+    forEachKernelSample(trace, p, options, [&](const KernelSample& k) {
+        const double us = double(k.ns) / 1000.0;
+        if (k.status == KernelStatus::Unresolved) h.unresolvedGpuUs += us;
+        if (k.stacks->empty()) return;  // no stack, or an empty stack list: no line to charge
+        auto it = byStack.find(k.stackKey);
         if (it == byStack.end()) {
             StackLines s;
             std::set<LineKey> inner, all;
-            for (const std::string& str : stackStrings(p.stacks.json(id))) {
-                std::vector<SourceFrame> frames = parseStackString(str);
-                if (frames.empty()) frames.push_back({str, 0, "", ""});
+            for (const FrameStack& frames : *k.stacks) {
                 for (const SourceFrame& f : frames) {
                     LineKey key{f.file, f.line};
                     SourceLine& l = lines[key];
@@ -54,24 +46,22 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p) {
                 LineKey innermost{frames.back().file, frames.back().line};
                 if (inner.insert(innermost).second) s.innermost.push_back(innermost);
             }
-            it = byStack.emplace(id, std::move(s)).first;
+            it = byStack.emplace(k.stackKey, std::move(s)).first;
         }
         const StackLines& s = it->second;
-        if (s.innermost.empty()) continue;  // an empty stack list: no line to charge
         h.annotatedGpuUs += us;
-        for (const LineKey& k : s.innermost) lines[k].selfUs += us / double(s.innermost.size());
-        std::string name(t.nameOf(row));
-        const bool guessed = p.origins.of(row) == StackOrigin::SingleStack;
-        for (const LineKey& k : s.all) {
-            SourceLine& l = lines[k];
+        for (const LineKey& key : s.innermost) lines[key].selfUs += us / double(s.innermost.size());
+        std::string name(t.nameOf(k.row));
+        for (const LineKey& key : s.all) {
+            SourceLine& l = lines[key];
             l.totalUs += us;
             ++l.launches;
-            l.guessedLaunches += guessed;
-            l.rows.push_back(row);
+            l.guessedLaunches += k.guessed;
+            l.rows.push_back(k.row);
             if (std::find(l.kernels.begin(), l.kernels.end(), name) == l.kernels.end())
                 l.kernels.push_back(name);
         }
-    }
+    });
     for (auto& [key, line] : lines)
         if (line.launches) h.lines.push_back(std::move(line));
     std::stable_sort(h.lines.begin(), h.lines.end(), [](const SourceLine& a, const SourceLine& b) {

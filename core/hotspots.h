@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_info.h"
+#include "kernel_stacks.h"
 #include "provenance.h"
 #include "trace.h"
 
@@ -30,11 +30,13 @@ struct SourceLine {
 
 struct Hotspots {
     std::vector<SourceLine> lines;  // by self time, largest first
-    double annotatedGpuUs = 0;
+    double annotatedGpuUs = 0;      // kernels charged to lines (with options.eager, eager ones too)
     double unresolvedGpuUs = 0;
 };
 
-Hotspots computeHotspots(const Trace& trace, const Provenance& provenance);
+// Over the kernels of options.range (clipped); with options.eager, eager kernels count too.
+Hotspots computeHotspots(const Trace& trace, const Provenance& provenance,
+                         const KernelStacksOptions& options = {});
 OrderedJson hotspotsJson(const Hotspots& h, std::size_t top);
 
 }  // namespace stackline

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "eager_stacks.h"
 #include "flow_index.h"
 #include "format.h"
 #include "hotspots.h"
@@ -25,7 +26,8 @@ struct Document {
     stackline::Summary summary;  // the counts `stackline-cli summary` prints
     stackline::TrackIndex tracks;
     stackline::FlowIndex flows;
-    stackline::Hotspots hotspots;  // GPU time by source line
+    stackline::EagerStacks eager;  // Python stacks of eager kernels, from the trace
+    stackline::Hotspots hotspots;  // GPU time by source line (compiled kernels)
 
     const stackline::EventTable& events() const { return trace->events; }
     QString tracePath() const { return QString::fromStdString(trace->path); }

@@ -31,6 +31,10 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     doc->flows = FlowIndex::build(doc->trace->events, doc->tracks);
     context.throwIfCancelled();
 
+    context.setStage(QObject::tr("Finding Python stacks of eager kernels"));
+    doc->eager = EagerStacks::build(*doc->trace, doc->provenance, doc->tracks, doc->flows);
+    context.throwIfCancelled();
+
     context.setStage(QObject::tr("Summing GPU time by source line"));
     doc->hotspots = computeHotspots(*doc->trace, doc->provenance);
     return doc;

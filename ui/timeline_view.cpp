@@ -8,7 +8,9 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "format.h"
 #include "kernel_name_text.h"
@@ -43,6 +45,7 @@ TimelineView::TimelineView(ViewerState* state, QWidget* parent)
     connect(state_, &ViewerState::documentsChanged, this, &TimelineView::setDocument);
     connect(state_, &ViewerState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::highlightChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(state_, &ViewerState::rangeChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::revealRequested, this, [this] { revealEvent(selected()); });
     setDocument();
 }
@@ -143,7 +146,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
 }
 
 void TimelineView::paintDrags(QPainter& p) {
-    if (!range_ && drag_ != Drag::Header) return;
+    const auto range = shownRange();
+    if (!range && drag_ != Drag::Header) return;
     if (drag_ == Drag::Header && dropRow_ >= 0 && dropRow_ != dragRow_) {
         // Where the dragged header lands: above the row it is dropped on when moving up, below
         // when moving down.
@@ -152,15 +156,15 @@ void TimelineView::paintDrags(QPainter& p) {
             (dropRow_ > dragRow_ ? G::rowHeight(model_->rows()[size_t(dropRow_)].kind) - 1 : 0);
         p.fillRect(QRect(0, y - 1, viewport()->width(), 3), selectionColor());
     }
-    if (!range_) return;
-    // The dragged range's length, in the ruler.
-    const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
+    if (!range) return;
+    // The range's length, in the ruler.
+    const int a = int(geom_.xOf(range->start)), b = int(geom_.xOf(range->end));
     const QRect band(std::max(a, geom_.left), 0, std::max(1, b - std::max(a, geom_.left)),
                      G::kRulerHeight);
     p.fillRect(band, uiColor(UiColor::RangeBand));
     // On a plate of its own just below the ruler, so that it neither covers the ruler's tick
     // labels nor is garbled by them.
-    const QString text = formatDuration(range_->second - range_->first);
+    const QString text = formatDuration(range->length());
     QRect plate = p.fontMetrics().boundingRect(text).adjusted(-4, -1, 4, 1);
     plate.moveCenter(QPoint(band.center().x(), 0));
     plate.moveTop(G::kRulerHeight + 2);
@@ -174,10 +178,24 @@ void TimelineView::paintOverlay(QPainter& p) {
     p.save();
     p.setClipRect(QRect(geom_.left, G::kRulerHeight, geom_.right - geom_.left,
                         viewport()->height() - G::kRulerHeight));
-    if (range_) {
-        const int a = int(geom_.xOf(range_->first)), b = int(geom_.xOf(range_->second));
-        p.fillRect(QRect(a, G::kRulerHeight, std::max(1, b - a), viewport()->height()),
-                   uiColor(UiColor::RangeShade));
+    if (const auto range = shownRange()) {
+        const int a = int(geom_.xOf(range->start)), b = int(geom_.xOf(range->end));
+        const auto& selection = state_->selectedRange();
+        if (range_ || !selection || selection->tracks.empty()) {
+            p.fillRect(QRect(a, G::kRulerHeight, std::max(1, b - a), viewport()->height()),
+                       uiColor(UiColor::RangeShade));
+        } else {
+            // Only the rows of the tracks the range covers.
+            const auto& rows = model_->rows();
+            for (size_t r = 0; r < rows.size(); ++r) {
+                if (std::find(selection->tracks.begin(), selection->tracks.end(), rows[r].track) ==
+                    selection->tracks.end())
+                    continue;
+                p.fillRect(
+                    QRect(a, geom_.rowY(int(r)), std::max(1, b - a), G::rowHeight(rows[r].kind)),
+                    uiColor(UiColor::RangeShade));
+            }
+        }
     }
     // The highlight names rows of the current document, which this view shows.
     if (!state_->highlighted().empty()) {
@@ -340,10 +358,8 @@ void TimelineView::resetZoom() {
 }
 
 void TimelineView::zoomToSelection() {
-    if (range_) {
-        zoom_->setWindow(range_->first, range_->second);
-        range_.reset();
-        viewport()->update();
+    if (const auto& range = state_->selectedRange()) {
+        zoom_->setWindow(range->range.start, range->range.end);
         return;
     }
     const uint32_t selected = this->selected();
@@ -386,7 +402,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
         verticalScrollBar()->setValue(pressScroll_ - (pos.y() - pressPos_.y()));
     } else if (drag_ == Drag::Range) {
         const int64_t t = geom_.timeAt(std::max(pos.x(), geom_.left));
-        range_ = std::make_pair(std::min(t, rangeAnchor_), std::max(t, rangeAnchor_));
+        range_ = stackline::TimeRange{std::min(t, rangeAnchor_), std::max(t, rangeAnchor_)};
         viewport()->update();
     }
 }
@@ -397,8 +413,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     drag_ = Drag::None;
     viewport()->unsetCursor();
     if (drag == Drag::Range) {
-        if (range_ && geom_.xOf(range_->second) - geom_.xOf(range_->first) < 2) range_.reset();
-        viewport()->update();
+        commitRange(e->position().toPoint());
         return;
     }
     if (!model_) return;
@@ -410,6 +425,39 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         return;
     }
     if (drag == Drag::Pending || drag == Drag::PendingHeader) click(e->position().toPoint());
+}
+
+std::optional<stackline::TimeRange> TimelineView::shownRange() const {
+    if (range_) return range_;
+    if (const auto& selection = state_->selectedRange()) return selection->range;
+    return std::nullopt;
+}
+
+void TimelineView::commitRange(QPoint releasePos) {
+    std::optional<stackline::TimeRange> range = std::exchange(range_, std::nullopt);
+    if (!range || geom_.xOf(range->end) - geom_.xOf(range->start) < 2) {
+        viewport()->update();
+        return;
+    }
+    RangeSelection selection{*range, {}};
+    // Shift+drag over tracks covers the tracks between the press and the release; a drag on the
+    // ruler covers them all.
+    if (pressPos_.y() >= G::kRulerHeight && model_) {
+        const auto& rows = model_->rows();
+        int a = geom_.rowAt(*model_, std::min(pressPos_.y(), releasePos.y()));
+        int b = geom_.rowAt(*model_, std::max(pressPos_.y(), releasePos.y()));
+        if (a < 0) a = 0;
+        if (b < 0) b = int(rows.size()) - 1;
+        for (int r = a; r <= b; ++r) {
+            const uint32_t track = rows[size_t(r)].track;
+            if (track != stackline::kNoTrack &&
+                std::find(selection.tracks.begin(), selection.tracks.end(), track) ==
+                    selection.tracks.end())
+                selection.tracks.push_back(track);
+        }
+    }
+    state_->setSelectedRange(std::move(selection));
+    viewport()->update();
 }
 
 void TimelineView::click(QPoint pos) {
@@ -425,7 +473,7 @@ void TimelineView::click(QPoint pos) {
         layoutChanged();
         return;
     }
-    range_.reset();
+    state_->setSelectedRange(std::nullopt);
     state_->select(eventAt(pos));
 }
 

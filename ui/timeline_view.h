@@ -51,7 +51,7 @@ public slots:
     void zoomOut();
     void panLeft();
     void panRight();
-    // The dragged time range when there is one, else the selected slice.
+    // The selected time range when there is one, else the selected slice.
     void zoomToSelection();
     void resetZoom();
 
@@ -83,6 +83,10 @@ private:
     // Over everything: a dragged header's drop line and the dragged time range.
     void paintDrags(QPainter& p);
     int64_t anchorTime() const;
+    // The range being dragged, else the state's selected range.
+    std::optional<stackline::TimeRange> shownRange() const;
+    // Ends a range drag: a range wider than 2 px becomes the state's selected range.
+    void commitRange(QPoint releasePos);
     void zoomAround(double factor);
 
     ViewerState* state_;
@@ -92,7 +96,7 @@ private:
     TimelineGeometry geom_;
     QString placeholder_;
     QString layoutFolder_;  // where the layout is remembered; empty for traces without a file
-    std::optional<std::pair<int64_t, int64_t>> range_;  // dragged time range
+    std::optional<stackline::TimeRange> range_;  // a range being dragged (then the state's)
 
     QImage cache_;
     bool cacheValid_ = false;

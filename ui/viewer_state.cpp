@@ -24,6 +24,7 @@ void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> docu
     documents_.erase(std::remove(documents_.begin(), documents_.end(), nullptr), documents_.end());
     selected_ = {};
     highlighted_.clear();
+    range_.reset();
     history_.clear();
     position_ = 0;
     if (const auto doc = current())
@@ -88,6 +89,13 @@ void ViewerState::setHighlighted(std::vector<uint32_t> rows) {
     if (rows == highlighted_) return;
     highlighted_ = std::move(rows);
     emit highlightChanged();
+}
+
+void ViewerState::setSelectedRange(std::optional<RangeSelection> range) {
+    if (range && range->range.length() <= 0) range.reset();
+    if (range == range_) return;
+    range_ = std::move(range);
+    emit rangeChanged();
 }
 
 void ViewerState::showSource(const QString& file, int line, const QString& code) {

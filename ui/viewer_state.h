@@ -7,9 +7,11 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "document.h"
+#include "time_range.h"
 
 class ZoomControl;
 
@@ -20,6 +22,15 @@ struct EventRef {
 
     bool isValid() const { return doc && row != stackline::kNoRow; }
     bool operator==(const EventRef&) const = default;
+};
+
+// A selected time range (a drag on the ruler, Shift+drag over tracks, a double-clicked
+// ProfilerStep) and the tracks it covers, in the current document.
+struct RangeSelection {
+    stackline::TimeRange range;
+    std::vector<uint32_t> tracks;  // TrackIndex track ids; empty: every track
+
+    bool operator==(const RangeSelection&) const = default;
 };
 
 class ViewerState : public QObject {
@@ -54,6 +65,11 @@ public:
     const std::vector<uint32_t>& highlighted() const { return highlighted_; }
     void setHighlighted(std::vector<uint32_t> rows);
 
+    // The selected range; nullopt when there is none. The Selection tab summarises it; the
+    // Kernels, Hotspots and Flame tabs can follow it.
+    const std::optional<RangeSelection>& selectedRange() const { return range_; }
+    void setSelectedRange(std::optional<RangeSelection> range);
+
     // Asks for a source line to be shown (a stack frame or a hotspot line was chosen).
     void showSource(const QString& file, int line, const QString& code = {});
 
@@ -72,6 +88,7 @@ signals:
     // The selection wants to be visible (a panel or search chose it, not a click on it).
     void revealRequested();
     void highlightChanged();
+    void rangeChanged();
     void historyChanged();
     void sourceRequested(const QString& file, int line, const QString& code);
 
@@ -83,6 +100,7 @@ private:
     ZoomControl* zoom_;
     EventRef selected_;
     std::vector<uint32_t> highlighted_;
+    std::optional<RangeSelection> range_;
     // Selections made, oldest first; position_ is the current one (or the last one, when the
     // selection was cleared since: clearing is not a step of the history).
     std::vector<EventRef> history_;
