@@ -27,6 +27,7 @@
 #include "hotspots_panel.h"
 #include "instance_stepper.h"
 #include "kernels_panel.h"
+#include "mouse_history_filter.h"
 #include "recent_files.h"
 #include "reload_banner.h"
 #include "search_controller.h"
@@ -180,6 +181,12 @@ void MainWindow::buildMenus() {
     add(view, tr("Pan &Right"), QKeySequence(Qt::Key_D), &TimelineView::panRight);
     add(view, tr("Zoom to &Selection"), QKeySequence(Qt::Key_F), &TimelineView::zoomToSelection);
     add(view, tr("Re&set Zoom"), QKeySequence(Qt::Key_0), &TimelineView::resetZoom);
+    view->addSeparator();
+    add(view, tr("Show All &Flows in View"), {}, &TimelineView::setShowAllFlows)
+        ->setCheckable(true);
+    add(view, tr("Drop &Marker"), QKeySequence(Qt::Key_M), &TimelineView::dropMarker);
+    documentActions_ << view->addAction(tr("&Clear Markers"), QKeySequence(Qt::SHIFT | Qt::Key_M),
+                                        state_, &ViewerState::clearMarkers);
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
@@ -190,6 +197,7 @@ void MainWindow::buildMenus() {
     go->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, search_,
                   &SearchController::findPrevious);
     go->addSeparator();
+    new MouseHistoryFilter(this, state_);
     QAction* back = go->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), state_,
                                   &ViewerState::back);
     QAction* forward = go->addAction(tr("For&ward"), QKeySequence(Qt::ALT | Qt::Key_Right), state_,

@@ -94,6 +94,7 @@ constexpr QRgb kUiColors[] = {
     qRgba(40, 110, 220, 40),  // RangeShade
     qRgb(0xf4, 0xf8, 0xff),   // RangePlate
     qRgb(20, 60, 140),        // RangeText
+    qRgb(0x1a, 0x8f, 0x3c),   // Marker
     qRgba(255, 200, 0, 90),   // HighlightFill
     qRgb(230, 120, 0),        // HighlightOutline
     qRgb(255, 255, 255),      // SelectionHalo

@@ -43,6 +43,7 @@ enum class UiColor : uint8_t {
     RangeShade,     // ... and over the tracks
     RangePlate,     // the plate its length is written on
     RangeText,      // and that text and plate outline
+    Marker,         // a dropped marker's line and flag, and the time between markers
     HighlightFill,  // events highlighted (a hotspot's kernels)
     HighlightOutline,
     SelectionHalo,  // the thin line between the selection outline and the slice

@@ -4,7 +4,6 @@
 #include <QFileInfo>
 #include <QHelpEvent>
 #include <QMouseEvent>
-#include <QPainterPath>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -14,6 +13,7 @@
 
 #include "format.h"
 #include "kernel_name_text.h"
+#include "marker_ruler.h"
 #include "palette.h"
 #include "track_menu.h"
 #include "viewer_state.h"
@@ -46,6 +46,7 @@ TimelineView::TimelineView(ViewerState* state, QWidget* parent)
     connect(state_, &ViewerState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::highlightChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::rangeChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(state_, &ViewerState::markersChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::revealRequested, this, [this] { revealEvent(selected()); });
     setDocument();
 }
@@ -57,6 +58,7 @@ ZoomControl* TimelineView::zoom() const {
 void TimelineView::setDocument() {
     const auto doc = state_->current();
     painter_.reset();
+    allFlows_.reset();
     const QFileInfo file(doc ? doc->tracePath() : QString());
     layoutFolder_ = file.exists() ? file.absolutePath() : QString();
     model_ =
@@ -142,6 +144,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawImage(0, 0, cache_);
     paintOverlay(p);
     painter_->paintRuler(p, geom_, size.width(), zoom_->traceStart());
+    paintMarkers(p, geom_, state_->markers(), size.height());
     paintDrags(p);
 }
 
@@ -208,6 +211,11 @@ void TimelineView::paintOverlay(QPainter& p) {
             p.drawRect(r.adjusted(-1, -1, 0, 0));
         }
     }
+    if (showAllFlows_) {
+        const Document* doc = model_->document();
+        if (!allFlows_) allFlows_ = std::make_unique<FlowOverlay>(doc->events(), doc->flows);
+        allFlows_->paint(p, geom_.t0, geom_.t1, [this](uint32_t row) { return eventRect(row); });
+    }
     const uint32_t selected = this->selected();
     if (selected != kNoEvent) {
         // The compiled region around the launch: dashed, so it reads as context, not selection.
@@ -237,24 +245,21 @@ void TimelineView::paintFlows(QPainter& p, uint32_t event) {
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const TrackModel::Flow& flow : model_->flowsOf(event)) {
         const QRect from = eventRect(flow.from), to = eventRect(flow.to);
-        if (from.isEmpty() || to.isEmpty()) continue;
-        const QColor color = uiColor(flow.launch ? UiColor::LaunchFlow : UiColor::OtherFlow);
-        // From the launch's start to the kernel's start, curving vertically between the rows.
-        const QPointF a(from.left(), from.center().y()), b(to.left(), to.center().y());
-        const qreal bend = std::max<qreal>(24, std::abs(b.y() - a.y()) / 2);
-        QPainterPath path(a);
-        const qreal dir = b.y() >= a.y() ? 1 : -1;
-        path.cubicTo(a + QPointF(0, dir * bend), b - QPointF(0, dir * bend), b);
-        p.setPen(QPen(color, 1.6));
-        p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
-        // Arrowhead pointing into the finish.
-        QPolygonF head;
-        head << b << b + QPointF(-4, -dir * 8) << b + QPointF(4, -dir * 8);
-        p.setBrush(color);
-        p.drawPolygon(head);
+        if (!from.isEmpty() && !to.isEmpty())
+            FlowOverlay::paintArrow(p, from, to, flow.launch, true);
     }
     p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TimelineView::setShowAllFlows(bool on) {
+    showAllFlows_ = on;
+    viewport()->update();
+}
+
+void TimelineView::dropMarker() {
+    if (!model_) return;
+    const uint32_t selected = this->selected();
+    state_->addMarker(selected != kNoEvent ? model_->startOf(selected) : anchorTime());
 }
 
 uint32_t TimelineView::eventAt(QPoint pos) const {
@@ -497,6 +502,11 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
     const uint32_t row = eventAt(e->position().toPoint());
     if (row == kNoEvent) return;
+    // A training step is a range to summarise rather than a slice to look at.
+    if (model_->name(row).startsWith(QLatin1String("ProfilerStep#"))) {
+        state_->setSelectedRange(RangeSelection{{model_->startOf(row), model_->endOf(row)}, {}});
+        return;
+    }
     state_->select(row);
     zoomToSelection();
 }

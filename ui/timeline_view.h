@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "flow_overlay.h"
 #include "timeline_painter.h"
 #include "track_model.h"
 
@@ -54,6 +55,11 @@ public slots:
     // The selected time range when there is one, else the selected slice.
     void zoomToSelection();
     void resetZoom();
+    // Drops a marker at the selected slice's start, else at the cursor's time (the window's
+    // centre when the cursor is elsewhere).
+    void dropMarker();
+    // Draws every flow whose ends are in the window, not only the selected event's.
+    void setShowAllFlows(bool on);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -97,6 +103,9 @@ private:
     QString placeholder_;
     QString layoutFolder_;  // where the layout is remembered; empty for traces without a file
     std::optional<stackline::TimeRange> range_;  // a range being dragged (then the state's)
+
+    bool showAllFlows_ = false;
+    std::unique_ptr<FlowOverlay> allFlows_;  // built on first use, per document
 
     QImage cache_;
     bool cacheValid_ = false;

@@ -25,6 +25,7 @@ void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> docu
     selected_ = {};
     highlighted_.clear();
     range_.reset();
+    markers_.clear();
     history_.clear();
     position_ = 0;
     if (const auto doc = current())
@@ -96,6 +97,19 @@ void ViewerState::setSelectedRange(std::optional<RangeSelection> range) {
     if (range == range_) return;
     range_ = std::move(range);
     emit rangeChanged();
+}
+
+void ViewerState::addMarker(int64_t timeNs) {
+    const auto at = std::lower_bound(markers_.begin(), markers_.end(), timeNs);
+    if (at != markers_.end() && *at == timeNs) return;
+    markers_.insert(at, timeNs);
+    emit markersChanged();
+}
+
+void ViewerState::clearMarkers() {
+    if (markers_.empty()) return;
+    markers_.clear();
+    emit markersChanged();
 }
 
 void ViewerState::showSource(const QString& file, int line, const QString& code) {

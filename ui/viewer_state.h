@@ -70,6 +70,12 @@ public:
     const std::optional<RangeSelection>& selectedRange() const { return range_; }
     void setSelectedRange(std::optional<RangeSelection> range);
 
+    // Markers (flags) the user dropped, times in ns, sorted; the ruler shows the time between
+    // consecutive ones. Cleared with the documents.
+    const std::vector<int64_t>& markers() const { return markers_; }
+    void addMarker(int64_t timeNs);
+    void clearMarkers();
+
     // Asks for a source line to be shown (a stack frame or a hotspot line was chosen).
     void showSource(const QString& file, int line, const QString& code = {});
 
@@ -89,6 +95,7 @@ signals:
     void revealRequested();
     void highlightChanged();
     void rangeChanged();
+    void markersChanged();
     void historyChanged();
     void sourceRequested(const QString& file, int line, const QString& code);
 
@@ -101,6 +108,7 @@ private:
     EventRef selected_;
     std::vector<uint32_t> highlighted_;
     std::optional<RangeSelection> range_;
+    std::vector<int64_t> markers_;
     // Selections made, oldest first; position_ is the current one (or the last one, when the
     // selection was cleared since: clearing is not a step of the history).
     std::vector<EventRef> history_;
