@@ -107,6 +107,18 @@ private slots:
         for (const auto& [path, ns] : parseFolded(foldedStacks(g))) leaves += ns;
         QCOMPARE(leaves, g.root().valueNs);
     }
+    void cliWritesTheFoldedStacks() {
+        const QString dir = QStringLiteral(STACKLINE_TEST_DATA "/golden/rand_082");
+        Run r = cli({"hotspots", dir + "/trace.json", "--kernel-info", dir + "/kernel_info.json",
+                     "--folded"});
+        QCOMPARE(r.code, 0);
+        Trace t = loadTrace((dir + "/trace.json").toStdString());
+        Provenance p =
+            runProvenance(t, KernelInfo::load((dir + "/kernel_info.json").toStdString()));
+        const std::string expected = foldedStacks(gpuFlameGraph(t, p));
+        QVERIFY(!expected.empty());
+        QCOMPARE(r.out.toStdString(), expected);
+    }
     void nestsCpuSlicesByContainment() {
         // step [0, 100) holds fwd [10, 50) holding mm [20, 30), and bwd [60, 90); another step.
         Trace t = traceFrom(
