@@ -1,6 +1,7 @@
 #include "flame_graph_view.h"
 
 #include <QEvent>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -20,6 +21,14 @@ constexpr qreal kMinBarWidth = 0.5;  // narrower bars are not drawn (nor their c
 QColor barColor(const std::string& label) {
     const size_t h = std::hash<std::string>{}(label);
     return QColor::fromHsv(int(h % 50), 110 + int((h >> 8) % 80), 230);
+}
+
+// A bar names its file without the folder, which the tooltip shows: the line and function fit.
+QString shortLabel(const FlameNode& n) {
+    const QString label = QString::fromStdString(n.label);
+    if (n.file.empty() || !n.label.starts_with(n.file)) return label;
+    return QFileInfo(QString::fromStdString(n.file)).fileName() +
+           label.mid(QString::fromStdString(n.file).size());
 }
 
 }  // namespace
