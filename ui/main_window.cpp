@@ -24,6 +24,7 @@
 #include "elided_label.h"
 #include "exporter.h"
 #include "file_system.h"
+#include "flame_panel.h"
 #include "hotspots_panel.h"
 #include "instance_stepper.h"
 #include "kernels_panel.h"
@@ -91,6 +92,7 @@ void MainWindow::buildLayout() {
     diagnostics_ = new DiagnosticsPanel(state_);
     hotspots_ = new HotspotsPanel(state_);
     source_ = new SourceView(state_);
+    flame_ = new FlamePanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -99,6 +101,7 @@ void MainWindow::buildLayout() {
     tabs_->addTab(diagnostics_, tr("Diagnostics"));
     tabs_->addTab(hotspots_, tr("Hotspots"));
     tabs_->addTab(source_, tr("Source"));
+    tabs_->addTab(flame_, tr("Flame"));
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -461,9 +464,9 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_, source_};
-    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots", "source"};
-    for (int i = 0; i < 5; ++i)
+    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_, source_, flame_};
+    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots", "source", "flame"};
+    for (int i = 0; i < 6; ++i)
         if (n == QLatin1String(names[i])) {
             tabs_->setCurrentWidget(pages[i]);
             return true;

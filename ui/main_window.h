@@ -19,6 +19,7 @@ class ElidedLabel;
 class InstanceStepper;
 class HotspotsPanel;
 class SourceView;
+class FlamePanel;
 class KernelsPanel;
 class QMenu;
 class QProgressBar;
@@ -120,6 +121,7 @@ private:
     DiagnosticsPanel* diagnostics_;
     HotspotsPanel* hotspots_;
     SourceView* source_;
+    FlamePanel* flame_;
     QTabWidget* tabs_;
     SearchController* search_;
     RecentFiles* recent_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "exporter.h"
+#include "flame_graph.h"
 #include "hotspots.h"
 #include "kernel_info.h"
 #include "load_pipeline.h"
@@ -30,7 +31,7 @@ const char* kUsage = R"(usage:
   stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
                               [--timings] [--threads N]
   stackline-cli summary TRACE [--kernel-info KINFO] [--json]
-  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json]
+  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json | --folded]
   stackline-cli kernel-info KINFO [-o OUT]
 
 TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information: the
@@ -44,13 +45,16 @@ kernel-info reads KINFO in any of these forms and writes it as a registry file (
 
 hotspots lists GPU kernel time by Python source line: self time (each annotated kernel's time
 split among the innermost lines of its stacks) and total time (in full for every line of them).
+With --folded it writes GPU time by Python call path as folded stacks ("frame;frame;frame NS",
+frames outermost first as "file:line function", time in integer nanoseconds), the input of
+flamegraph.pl, speedscope and Perfetto.
 
 exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
 )";
 
 struct Args {
     std::string command, trace, kernelInfo, out, report;
-    bool json = false, inPlace = false, timings = false;
+    bool json = false, inPlace = false, timings = false, folded = false;
     unsigned threads = 0;
     std::size_t top = 20;
 };
@@ -89,6 +93,8 @@ Args parseArgs(int argc, char** argv) {
             a.report = value();
         } else if (arg == "--json") {
             a.json = true;
+        } else if (arg == "--folded") {
+            a.folded = true;
         } else if (arg == "--in-place") {
             a.inPlace = true;
         } else if (arg == "--timings") {
@@ -290,6 +296,10 @@ int kernelInfo(const Args& a) {
 int hotspots(const Args& a) {
     CliObserver observer;
     const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    if (a.folded) {
+        std::cout << foldedStacks(gpuFlameGraph(*loaded.trace, loaded.provenance));
+        return 0;
+    }
     Hotspots h = computeHotspots(*loaded.trace, loaded.provenance);
     if (a.json) {
         std::cout << dumpJson(hotspotsJson(h, a.top), 1) << "\n";
