@@ -30,6 +30,7 @@
 #include "recent_files.h"
 #include "reload_banner.h"
 #include "search_controller.h"
+#include "selection_panel.h"
 #include "shortcuts_dialog.h"
 #include "source_view.h"
 #include "timeline_view.h"
@@ -90,6 +91,7 @@ void MainWindow::buildLayout() {
     diagnostics_ = new DiagnosticsPanel(state_);
     hotspots_ = new HotspotsPanel(state_);
     source_ = new SourceView(state_);
+    selection_ = new SelectionPanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -98,6 +100,7 @@ void MainWindow::buildLayout() {
     tabs_->addTab(diagnostics_, tr("Diagnostics"));
     tabs_->addTab(hotspots_, tr("Hotspots"));
     tabs_->addTab(source_, tr("Source"));
+    tabs_->addTab(selection_, tr("Selection"));
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -453,9 +456,10 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_, source_};
-    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots", "source"};
-    for (int i = 0; i < 5; ++i)
+    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_, source_, selection_};
+    const char* names[] = {"kernels",  "unresolved", "diagnostics",
+                           "hotspots", "source",     "selection"};
+    for (int i = 0; i < 6; ++i)
         if (n == QLatin1String(names[i])) {
             tabs_->setCurrentWidget(pages[i]);
             return true;

@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
                                     QStringLiteral("NAME_OR_UID"));
     const QCommandLineOption tab(
         QStringLiteral("tab"),
-        QStringLiteral("Show this tab: kernels, unresolved, diagnostics, hotspots or source."),
+        QStringLiteral(
+            "Show this tab: kernels, unresolved, diagnostics, hotspots, source or selection."),
         QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),
