@@ -138,6 +138,19 @@ inline constexpr std::string_view kGpuLabelPrefix = "GPU";
 inline constexpr int64_t kGpuSortIndexBase = 5000000;
 inline constexpr int64_t kSpansSortIndex = 536870912;
 
+// ---- Collective communication ----
+
+// NCCL's and RCCL's kernels (ncclDevKernel_AllReduce_..., ncclKernel_..., rcclGenericKernel...):
+// the communication that compute kernels should overlap.
+constexpr bool isCommunicationKernel(std::string_view name) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    for (std::size_t i = 0; i + 4 <= name.size(); ++i)
+        if ((lower(name[i]) == 'n' || lower(name[i]) == 'r') && lower(name[i + 1]) == 'c' &&
+            lower(name[i + 2]) == 'c' && lower(name[i + 3]) == 'l')
+            return true;
+    return false;
+}
+
 }  // namespace stackline::kineto
 
 // The reference processor's exact tests, named after what it calls them.

@@ -32,6 +32,7 @@
 #include "recent_files.h"
 #include "reload_banner.h"
 #include "search_controller.h"
+#include "selection_panel.h"
 #include "shortcuts_dialog.h"
 #include "source_view.h"
 #include "timeline_view.h"
@@ -92,6 +93,7 @@ void MainWindow::buildLayout() {
     diagnostics_ = new DiagnosticsPanel(state_);
     hotspots_ = new HotspotsPanel(state_);
     source_ = new SourceView(state_);
+    selection_ = new SelectionPanel(state_);
     flame_ = new FlamePanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
@@ -101,6 +103,7 @@ void MainWindow::buildLayout() {
     tabs_->addTab(diagnostics_, tr("Diagnostics"));
     tabs_->addTab(hotspots_, tr("Hotspots"));
     tabs_->addTab(source_, tr("Source"));
+    tabs_->addTab(selection_, tr("Selection"));
     tabs_->addTab(flame_, tr("Flame"));
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
@@ -464,8 +467,10 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_, source_, flame_};
-    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots", "source", "flame"};
+    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_,
+                        source_,  selection_,  flame_};
+    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots",
+                           "source",  "selection",  "flame"};
     for (int i = 0; i < 6; ++i)
         if (n == QLatin1String(names[i])) {
             tabs_->setCurrentWidget(pages[i]);

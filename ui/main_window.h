@@ -21,6 +21,7 @@ class HotspotsPanel;
 class SourceView;
 class FlamePanel;
 class KernelsPanel;
+class SelectionPanel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -66,6 +67,7 @@ public:
     TimelineView* timeline() const { return timeline_; }
     DetailsPanel* details() const { return details_; }
     KernelsPanel* kernels() const { return kernels_; }
+    SelectionPanel* selection() const { return selection_; }
     UnresolvedPanel* unresolved() const { return unresolved_; }
     DiagnosticsPanel* diagnostics() const { return diagnostics_; }
     HotspotsPanel* hotspots() const { return hotspots_; }
@@ -117,6 +119,7 @@ private:
     TimelineView* timeline_;
     DetailsPanel* details_;
     KernelsPanel* kernels_;
+    SelectionPanel* selection_;
     UnresolvedPanel* unresolved_;
     DiagnosticsPanel* diagnostics_;
     HotspotsPanel* hotspots_;

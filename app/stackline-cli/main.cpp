@@ -18,6 +18,7 @@
 #include "hotspots.h"
 #include "kernel_info.h"
 #include "load_pipeline.h"
+#include "range_summary.h"
 #include "report.h"
 
 using namespace stackline;
@@ -30,7 +31,7 @@ constexpr int kExitInput = 2;
 const char* kUsage = R"(usage:
   stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
                               [--timings] [--threads N]
-  stackline-cli summary TRACE [--kernel-info KINFO] [--json]
+  stackline-cli summary TRACE [--kernel-info KINFO] [--range START_US:END_US] [--json]
   stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json | --folded]
   stackline-cli kernel-info KINFO [-o OUT]
 
@@ -43,6 +44,13 @@ present. OUT is written as gzip when it ends in .gz.
 kernel-info reads KINFO in any of these forms and writes it as a registry file (to stdout without
 -o): save it as "<trace without .json>.kernel_info.json" and the trace opens with its stacks.
 
+summary --range summarizes [START_US, END_US): microseconds (up to 3 decimals) from the trace's
+origin, the smallest ts of its events other than metadata (ph "M"), which is also the zero of the
+viewer's ruler. Per name and process: the X slices overlapping the range, clipped to it (count,
+wall, average and self time, share of the range); per GPU stream: busy and idle time and the time
+its compute kernels overlap NCCL/RCCL kernels; GPU kernel time by Python line. --json gives
+integer nanoseconds.
+
 hotspots lists GPU kernel time by Python source line: self time (each annotated kernel's time
 split among the innermost lines of its stacks) and total time (in full for every line of them).
 With --folded it writes GPU time by Python call path as folded stacks ("frame;frame;frame NS",
@@ -53,7 +61,7 @@ exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or u
 )";
 
 struct Args {
-    std::string command, trace, kernelInfo, out, report;
+    std::string command, trace, kernelInfo, out, report, range;
     bool json = false, inPlace = false, timings = false, folded = false;
     unsigned threads = 0;
     std::size_t top = 20;
@@ -89,6 +97,8 @@ Args parseArgs(int argc, char** argv) {
             a.kernelInfo = value();
         } else if (arg == "-o" || arg == "--output") {
             a.out = value();
+        } else if (arg == "--range") {
+            a.range = value();
         } else if (arg == "--report") {
             a.report = value();
         } else if (arg == "--json") {
@@ -250,7 +260,83 @@ int annotate(const Args& a) {
     std::_Exit(0);
 }
 
+// "START_US:END_US", microseconds with up to 3 decimals, as nanoseconds from the origin.
+TimeRange parseRange(const std::string& text) {
+    auto fail = [&]() -> int64_t {
+        usageError("--range needs START_US:END_US (microseconds, up to 3 decimals), not '" + text +
+                   "'");
+    };
+    auto ns = [&](std::string_view v) -> int64_t {
+        const size_t dot = v.find('.');
+        const std::string_view whole = v.substr(0, dot);
+        const std::string_view frac = dot == v.npos ? std::string_view() : v.substr(dot + 1);
+        if (whole.empty() || frac.size() > 3 || (dot != v.npos && frac.empty())) return fail();
+        int64_t w = 0, f = 0;
+        auto [end, error] = std::from_chars(whole.data(), whole.data() + whole.size(), w);
+        if (error != std::errc() || end != whole.data() + whole.size() || w < 0 ||
+            w > INT64_MAX / 1000 - 1)
+            return fail();
+        for (size_t i = 0; i < 3; ++i) {
+            const char c = i < frac.size() ? frac[i] : '0';
+            if (c < '0' || c > '9') return fail();
+            f = f * 10 + (c - '0');
+        }
+        return w * 1000 + f;
+    };
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos) fail();
+    TimeRange r{ns(std::string_view(text).substr(0, colon)),
+                ns(std::string_view(text).substr(colon + 1))};
+    if (r.end <= r.start) usageError("--range: END_US must be after START_US");
+    return r;
+}
+
+int rangeSummary(const Args& a) {
+    const TimeRange relative = parseRange(a.range);
+    CliObserver observer;
+    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    const Trace& trace = *loaded.trace;
+    const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), a.threads);
+    const int64_t origin = traceOriginNs(trace.events);
+    const TimeRange range{relative.start + origin, relative.end + origin};
+    const RangeSummary s = summarizeRange(trace, loaded.provenance, tracks, range);
+    if (a.json) {
+        std::cout << dumpJson(rangeSummaryJson(s, tracks, origin, a.top), 1) << "\n";
+        return 0;
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "range: %.3f us to %.3f us (%.3f us)\n\n",
+                  double(relative.start) / 1e3, double(relative.end) / 1e3,
+                  double(range.length()) / 1e3);
+    std::cout << line << "     count    wall us     avg us    self us  share  name (process)\n";
+    for (const SliceTotals& t : s.slices) {
+        std::snprintf(line, sizeof line, "%10llu %10.3f %10.3f %10.3f %5.1f%%  ",
+                      static_cast<unsigned long long>(t.count), double(t.wallNs) / 1e3,
+                      double(t.averageNs()) / 1e3, double(t.selfNs) / 1e3,
+                      100.0 * double(t.wallNs) / double(range.length()));
+        std::cout << line << t.name << " (" << tracks.processes()[t.process].label() << ")\n";
+    }
+    std::cout << "\n   busy us    idle us  comm overlap us  stream\n";
+    for (const StreamTotals& st : s.streams) {
+        const Track& track = tracks.tracks()[st.track];
+        std::snprintf(line, sizeof line, "%10.3f %10.3f %16.3f  ", double(st.busyNs) / 1e3,
+                      double(st.idleNs) / 1e3, double(st.commOverlapNs) / 1e3);
+        std::cout << line << tracks.processes()[track.process].label() << " " << track.name << "\n";
+    }
+    std::snprintf(line, sizeof line,
+                  "\nGPU time by Python line (annotated %.3f us, unresolved %.3f us):\n",
+                  s.hotspots.annotatedGpuUs, s.hotspots.unresolvedGpuUs);
+    std::cout << line;
+    for (std::size_t i = 0; i < s.hotspots.lines.size() && i < a.top; ++i) {
+        const SourceLine& l = s.hotspots.lines[i];
+        std::snprintf(line, sizeof line, "%10.3f %10.3f  ", l.selfUs, l.totalUs);
+        std::cout << line << l.file << ":" << l.line << "\n";
+    }
+    return 0;
+}
+
 int summary(const Args& a) {
+    if (!a.range.empty()) return rangeSummary(a);
     CliObserver observer;
     const Summary s = runLoadPipeline(pipelineInput(a), observer).summary;
     if (a.json) {

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption tab(
         QStringLiteral("tab"),
         QStringLiteral(
-            "Show this tab: kernels, unresolved, diagnostics, hotspots, source or flame."),
+            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection or "
+            "flame."),
         QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),

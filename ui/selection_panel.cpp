@@ -1,0 +1,106 @@
+#include "selection_panel.h"
+
+#include <QBoxLayout>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+
+#include "format.h"
+
+using namespace stackline;
+
+SelectionModel::SelectionModel()
+    : TableModel({tr("Name"), tr("Process"), tr("Count"), tr("Wall"), tr("Average"), tr("Self"),
+                  tr("Share")}) {}
+
+void SelectionModel::show(std::shared_ptr<const Document> doc,
+                          std::optional<RangeSelection> range) {
+    range_ = std::move(range);
+    setDocument(std::move(doc));
+}
+
+int SelectionModel::rebuild() {
+    summary_.reset();
+    if (!doc_ || !range_ || range_->range.isAll()) return 0;
+    summary_ =
+        summarizeRange(*doc_->trace, doc_->provenance, doc_->tracks, range_->range, range_->tracks);
+    return int(summary_->slices.size());
+}
+
+QVariant SelectionModel::text(int row, int column) const {
+    const SliceTotals& t = summary_->slices[size_t(row)];
+    switch (column) {
+        case Name:
+            return QString::fromStdString(t.name);
+        case Process:
+            return QString::fromStdString(doc_->tracks.processes()[t.process].label());
+        case Count:
+            return qint64(t.count);
+        case Wall:
+            return formatDuration(t.wallNs);
+        case Average:
+            return formatDuration(t.averageNs());
+        case Self:
+            return formatDuration(t.selfNs);
+        case Share:
+            return QStringLiteral("%1%").arg(
+                100.0 * double(t.wallNs) / double(summary_->range.length()), 0, 'f', 1);
+    }
+    return {};
+}
+
+QVariant SelectionModel::extra(int row, int column, int role) const {
+    if (role != kSortRole) return {};
+    const SliceTotals& t = summary_->slices[size_t(row)];
+    switch (column) {
+        case Wall:
+        case Share:
+            return qint64(t.wallNs);
+        case Average:
+            return qint64(t.averageNs());
+        case Self:
+            return qint64(t.selfNs);
+        default:
+            return {};
+    }
+}
+
+SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
+    : TablePanel(new SelectionModel, tr("Filter slices in the range"), parent), state_(state) {
+    model_ = static_cast<SelectionModel*>(proxy()->sourceModel());
+    streams_ = new QLabel;
+    streams_->setWordWrap(true);
+    streams_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    static_cast<QBoxLayout*>(layout())->insertWidget(0, streams_);
+    connect(state_, &ViewerState::documentsChanged, this, &SelectionPanel::refresh);
+    connect(state_, &ViewerState::rangeChanged, this, &SelectionPanel::refresh);
+    refresh();
+}
+
+void SelectionPanel::refresh() {
+    model_->show(state_->current(), state_->selectedRange());
+    streams_->setText(streamsText());
+}
+
+QString SelectionPanel::streamsText() const {
+    const auto& s = model_->summary();
+    if (!s) return tr("No range selected: drag on the ruler, or Shift+drag over tracks.");
+    QStringList parts{tr("Range: %1").arg(formatDuration(s->range.length()))};
+    const TrackIndex& tracks = state_->current()->tracks;
+    for (const StreamTotals& st : s->streams) {
+        const Track& track = tracks.tracks()[st.track];
+        parts << tr("%1 %2: busy %3, idle %4, compute overlapping NCCL/RCCL %5")
+                     .arg(QString::fromStdString(tracks.processes()[track.process].label()),
+                          QString::fromStdString(track.name), formatDuration(st.busyNs),
+                          formatDuration(st.idleNs), formatDuration(st.commOverlapNs));
+    }
+    const Hotspots& h = s->hotspots;
+    parts << tr("GPU time by Python line: %1 charged to %2 lines (top: %3), %4 unresolved")
+                 .arg(formatDuration(int64_t(h.annotatedGpuUs * 1000)))
+                 .arg(h.lines.size())
+                 .arg(h.lines.empty()
+                          ? tr("none")
+                          : QStringLiteral("%1:%2").arg(QString::fromStdString(h.lines[0].file),
+                                                        QString::number(h.lines[0].line)))
+                 .arg(formatDuration(int64_t(h.unresolvedGpuUs * 1000)));
+    return parts.join(QLatin1Char('\n'));
+}

@@ -1,0 +1,46 @@
+// The Selection tab: the range summary (core/range_summary.h) of the viewer's selected range:
+// slices per name and process in the table, GPU streams' busy, idle and communication-overlap
+// time and the GPU time charged to Python lines in the line above it.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "range_summary.h"
+#include "table_model.h"
+#include "table_panel.h"
+#include "viewer_state.h"
+
+class QLabel;
+
+class SelectionModel : public TableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Process, Count, Wall, Average, Self, Share };
+    SelectionModel();
+    // Summarises range in doc (no rows without either).
+    void show(std::shared_ptr<const Document> doc, std::optional<RangeSelection> range);
+    const std::optional<stackline::RangeSummary>& summary() const { return summary_; }
+
+private:
+    int rebuild() override;
+    QVariant text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+    std::optional<RangeSelection> range_;
+    std::optional<stackline::RangeSummary> summary_;
+};
+
+class SelectionPanel : public TablePanel {
+    Q_OBJECT
+public:
+    explicit SelectionPanel(ViewerState* state, QWidget* parent = nullptr);
+    SelectionModel* model() const { return model_; }
+    // The streams and Python-line figures, as shown.
+    QString streamsText() const;
+
+private:
+    void refresh();
+    ViewerState* state_;
+    SelectionModel* model_;
+    QLabel* streams_;
+};
