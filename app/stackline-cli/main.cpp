@@ -13,7 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "eager_stacks.h"
 #include "exporter.h"
+#include "flow_index.h"
 #include "hotspots.h"
 #include "kernel_info.h"
 #include "load_pipeline.h"
@@ -30,7 +32,7 @@ const char* kUsage = R"(usage:
   stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
                               [--timings] [--threads N]
   stackline-cli summary TRACE [--kernel-info KINFO] [--json]
-  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json]
+  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json] [--eager]
   stackline-cli kernel-info KINFO [-o OUT]
 
 TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information: the
@@ -44,13 +46,15 @@ kernel-info reads KINFO in any of these forms and writes it as a registry file (
 
 hotspots lists GPU kernel time by Python source line: self time (each annotated kernel's time
 split among the innermost lines of its stacks) and total time (in full for every line of them).
+With --eager, kernels outside compiled regions count too, with their eager stack: the
+python_function slices around their launch in a trace recorded with with_stack=True.
 
 exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
 )";
 
 struct Args {
     std::string command, trace, kernelInfo, out, report;
-    bool json = false, inPlace = false, timings = false;
+    bool json = false, inPlace = false, timings = false, eager = false;
     unsigned threads = 0;
     std::size_t top = 20;
 };
@@ -87,6 +91,8 @@ Args parseArgs(int argc, char** argv) {
             a.out = value();
         } else if (arg == "--report") {
             a.report = value();
+        } else if (arg == "--eager") {
+            a.eager = true;
         } else if (arg == "--json") {
             a.json = true;
         } else if (arg == "--in-place") {
@@ -244,9 +250,18 @@ int annotate(const Args& a) {
     std::_Exit(0);
 }
 
+// The eager stacks need the timeline's tracks and flows, which the load pipeline does not build.
+EagerStacks eagerStacksOf(const LoadedTrace& loaded) {
+    const TrackIndex tracks = TrackIndex::build(loaded.trace->events, loaded.trace->text());
+    return EagerStacks::build(*loaded.trace, loaded.provenance, tracks,
+                              FlowIndex::build(loaded.trace->events, tracks));
+}
+
 int summary(const Args& a) {
     CliObserver observer;
-    const Summary s = runLoadPipeline(pipelineInput(a), observer).summary;
+    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    Summary s = loaded.summary;
+    s.eagerStacks = eagerStacksOf(loaded).count();
     if (a.json) {
         std::cout << dumpJson(summaryJson(s), 1) << "\n";
         return 0;
@@ -258,6 +273,7 @@ int summary(const Args& a) {
               << "compiled regions:   " << s.compiledRegions << "\n"
               << "annotated kernels:  " << s.annotatedKernels << "\n"
               << "unresolved kernels: " << s.unresolvedKernels << "\n"
+              << "eager stacks:       " << *s.eagerStacks << "\n"
               << "diagnostics:" << (s.diagnostics.empty() ? " none" : "") << "\n";
     for (auto& [kind, count] : s.diagnostics) std::cout << "  " << kind << ": " << count << "\n";
     if (!s.kernelInfoNotes.empty()) {
@@ -290,7 +306,10 @@ int kernelInfo(const Args& a) {
 int hotspots(const Args& a) {
     CliObserver observer;
     const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
-    Hotspots h = computeHotspots(*loaded.trace, loaded.provenance);
+    KernelStacksOptions options;
+    const EagerStacks eager = a.eager ? eagerStacksOf(loaded) : EagerStacks();
+    if (a.eager) options.eager = &eager;
+    Hotspots h = computeHotspots(*loaded.trace, loaded.provenance, options);
     if (a.json) {
         std::cout << dumpJson(hotspotsJson(h, a.top), 1) << "\n";
         return 0;

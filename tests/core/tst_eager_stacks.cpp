@@ -84,6 +84,25 @@ private slots:
         QCOMPARE(kernelsByName.size(), expected["frame_by_kernel_name"].size());
     }
 
+    void cliCountsEagerKernelsWhenAsked() {
+        const std::string dir = STACKLINE_TEST_DATA;
+        const auto expected = nlohmann::json::parse(
+            readFile(dir + "/eager_stacks/h100_gaunernst_bert-small-uncased.json"));
+        const QString trace = QString::fromStdString(
+            dir + "/corpus/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz");
+        const Run eager = cli({"hotspots", trace, "--eager", "--json"});
+        QCOMPARE(eager.code, 0);
+        const auto h = nlohmann::json::parse(eager.out.toStdString());
+        QCOMPARE(h["annotated_gpu_us"].get<double>(), expected["total_gpu_us"].get<double>());
+        const Run compiledOnly = cli({"hotspots", trace, "--json"});
+        QCOMPARE(
+            nlohmann::json::parse(compiledOnly.out.toStdString())["annotated_gpu_us"].get<double>(),
+            0.0);
+        const Run summary = cli({"summary", trace, "--json"});
+        QCOMPARE(nlohmann::json::parse(summary.out.toStdString())["eager_stacks"].get<uint64_t>(),
+                 expected["count"].get<uint64_t>());
+    }
+
     void backwardKernelTakesItsForwardOpsStack() {
         const Loaded l = load(traceFrom(kBackward));
         QCOMPARE(l.eager.count(), uint64_t(2));
