@@ -1,12 +1,149 @@
 #include "eager_stacks.h"
 
 #include <charconv>
+#include <optional>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "kineto.h"
 
 namespace stackline {
 
-EagerStacks EagerStacks::build(const Trace&, const Provenance&, const TrackIndex&,
-                               const FlowIndex&) {
-    return {};  // issue 17 point 4: being written
+namespace {
+
+// An integer member of a row's args (correlation, Sequence number); nullopt when absent.
+std::optional<int64_t> intArg(const Trace& trace, uint32_t row, const char* key) {
+    const Span span = trace.events.argsSpan(row);
+    if (span.empty()) return std::nullopt;
+    const auto args = nlohmann::json::parse(trace.slice(span), nullptr, false);
+    if (!args.is_object()) return std::nullopt;
+    const auto it = args.find(key);
+    if (it == args.end() || !it->is_number_integer()) return std::nullopt;
+    return it->get<int64_t>();
+}
+
+kineto::Category categoryOf(const EventTable& events, uint32_t row) {
+    return kineto::categoryOf(events.catOf(row));
+}
+
+// What build needs to find each kernel's stack; the correlation and Sequence-number maps are
+// built on first use, as most traces need neither.
+class StackFinder {
+public:
+    StackFinder(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows)
+        : trace_(trace), events_(trace.events), tracks_(tracks), flows_(flows) {
+        for (const FlowLink& link : flows.links())
+            if (link.category == kineto::Category::ForwardBackwardFlow)
+                forwardOf_.try_emplace(link.to, link.from);
+    }
+
+    // The runtime call that launched a kernel: its ac2g flow, else the same correlation id.
+    uint32_t launchOf(uint32_t kernel) {
+        if (const uint32_t source = flows_.sourceOf(kernel); source != kNoRow) return source;
+        const auto id = intArg(trace_, kernel, "correlation");
+        if (!id) return kNoRow;
+        if (!launchByCorrelation_) {
+            launchByCorrelation_.emplace();
+            for (uint32_t row = 0; row < events_.size(); ++row)
+                if (categoryOf(events_, row) == kineto::Category::Runtime)
+                    if (auto c = intArg(trace_, row, "correlation"))
+                        launchByCorrelation_->try_emplace(*c, row);
+        }
+        const auto it = launchByCorrelation_->find(*id);
+        return it == launchByCorrelation_->end() ? kNoRow : it->second;
+    }
+
+    // The python_function slices around row on its track, innermost first.
+    std::vector<uint32_t> pythonFrames(uint32_t row) const {
+        std::vector<uint32_t> frames = tracks_.enclosing(row);
+        std::erase_if(frames, [&](uint32_t r) {
+            return categoryOf(events_, r) != kineto::Category::PythonFunction;
+        });
+        return frames;
+    }
+
+    // The forward op of the innermost op around a backward launch that has one: its fwdbwd flow,
+    // else the forward cpu_op with the same Sequence number that runs inside python_function.
+    uint32_t forwardOpOf(uint32_t launch) {
+        const std::vector<uint32_t> around = tracks_.enclosing(launch);
+        for (uint32_t op : around) {
+            if (categoryOf(events_, op) != kineto::Category::CpuOp) continue;
+            if (auto it = forwardOf_.find(op); it != forwardOf_.end()) return it->second;
+        }
+        for (uint32_t op : around) {
+            if (categoryOf(events_, op) != kineto::Category::CpuOp) continue;
+            const auto seq = intArg(trace_, op, "Sequence number");
+            if (!seq) continue;
+            if (auto it = forwardBySequence().find(*seq); it != forwardBySequence().end())
+                return it->second;
+        }
+        return kNoRow;
+    }
+
+private:
+    const std::unordered_map<int64_t, uint32_t>& forwardBySequence() {
+        if (!forwardBySequence_) {
+            forwardBySequence_.emplace();
+            for (uint32_t row = 0; row < events_.size(); ++row) {
+                if (categoryOf(events_, row) != kineto::Category::CpuOp) continue;
+                const auto seq = intArg(trace_, row, "Sequence number");
+                // The first op of a sequence number inside python_function is the forward one.
+                if (seq && !forwardBySequence_->contains(*seq) && !pythonFrames(row).empty())
+                    forwardBySequence_->emplace(*seq, row);
+            }
+        }
+        return *forwardBySequence_;
+    }
+
+    const Trace& trace_;
+    const EventTable& events_;
+    const TrackIndex& tracks_;
+    const FlowIndex& flows_;
+    std::unordered_map<uint32_t, uint32_t> forwardOf_;  // backward op -> forward op (fwdbwd)
+    std::optional<std::unordered_map<int64_t, uint32_t>> launchByCorrelation_;
+    std::optional<std::unordered_map<int64_t, uint32_t>> forwardBySequence_;
+};
+
+}  // namespace
+
+EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
+                               const TrackIndex& tracks, const FlowIndex& flows) {
+    EagerStacks out;
+    const EventTable& events = trace.events;
+    if (events.tsNs.empty()) return out;  // loaded without nanoseconds: no tracks to search
+    StackFinder finder(trace, tracks, flows);
+    std::unordered_map<uint32_t, uint32_t> stackByInnermost;  // innermost frame row -> stack id
+    for (uint32_t row = 0; row < events.size(); ++row) {
+        if (!provenance.isGpuKernel(events, row) ||
+            provenance.status(events, row) != KernelStatus::Outside)
+            continue;
+        const uint32_t launch = finder.launchOf(row);
+        if (launch == kNoRow) continue;
+        EagerOrigin origin = EagerOrigin::Launch;
+        std::vector<uint32_t> frames = finder.pythonFrames(launch);
+        if (frames.empty()) {
+            const uint32_t forward = finder.forwardOpOf(launch);
+            if (forward == kNoRow) continue;
+            frames = finder.pythonFrames(forward);
+            origin = EagerOrigin::Forward;
+        }
+        if (frames.empty()) continue;
+        auto [it, added] = stackByInnermost.try_emplace(frames.front(), 0);
+        if (added) {
+            it->second = uint32_t(out.frameStart_.size() - 1);
+            out.frameRows_.insert(out.frameRows_.end(), frames.begin(), frames.end());
+            out.frameStart_.push_back(uint32_t(out.frameRows_.size()));
+        }
+        if (out.stackOf_.empty()) {
+            out.stackOf_.assign(events.size(), 0);
+            out.origin_.assign(events.size(), EagerOrigin::None);
+        }
+        out.stackOf_[row] = it->second;
+        out.origin_[row] = origin;
+        ++out.count_;
+    }
+    return out;
 }
 
 uint32_t EagerStacks::stackOf(uint32_t row) const {

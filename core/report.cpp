@@ -107,6 +107,7 @@ OrderedJson summaryJson(const Summary& s) {
                        {"annotated_kernels", s.annotatedKernels},
                        {"unresolved_kernels", s.unresolvedKernels},
                        {"diagnostics", std::move(diag)}};
+    if (s.eagerStacks) out["eager_stacks"] = *s.eagerStacks;
     if (!s.kernelInfoNotes.empty()) out["kernel_info_notes"] = s.kernelInfoNotes;
     return out;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct Summary {
     uint64_t compiledRegions = 0;   // Torch-Compiled Region / CompiledFunctionBackward cpu_ops
     uint64_t annotatedKernels = 0;  // GPU kernels carrying a stack
     uint64_t unresolvedKernels = 0;
+    // Kernels with a Python stack read from the trace (EagerStacks::count). Finding them needs the
+    // timeline's tracks, which annotate never builds: set only by callers that have them
+    // (summary, the viewer), and "eager_stacks" is written only then.
+    std::optional<uint64_t> eagerStacks;
     std::map<std::string, uint64_t> diagnostics;  // by kind name, as printed
     // Messages of Stackline's own warnings about the kernel information (kernel_info_source,
     // no_compiled_region).

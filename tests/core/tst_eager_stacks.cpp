@@ -1,0 +1,120 @@
+// Eager kernels' Python stacks against figures computed from the JSON alone by
+// tools/eager_stacks_expected.py (tests/data/eager_stacks), and the backward rule on a small trace.
+#include <QTest>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "eager_stacks.h"
+#include "test_support.h"
+
+using namespace stackline;
+using namespace stackline::test;
+
+namespace {
+
+struct Loaded {
+    Trace trace;
+    Provenance provenance;
+    TrackIndex tracks;
+    FlowIndex flows;
+    EagerStacks eager;
+};
+
+Loaded load(Trace trace) {
+    Loaded l{std::move(trace), {}, {}, {}, {}};
+    l.provenance = runProvenance(l.trace, KernelInfo());
+    l.tracks = TrackIndex::build(l.trace.events, l.trace.text());
+    l.flows = FlowIndex::build(l.trace.events, l.tracks);
+    l.eager = EagerStacks::build(l.trace, l.provenance, l.tracks, l.flows);
+    return l;
+}
+
+std::vector<std::string> frameNames(const Loaded& l, uint32_t row) {
+    std::vector<std::string> names;
+    for (uint32_t f : l.eager.frames(l.eager.stackOf(row)))
+        names.emplace_back(l.trace.events.nameOf(f));
+    return names;
+}
+
+// A forward op inside Python and its backward op on the autograd thread, linked by Sequence
+// number only; the backward kernel's launch has no python_function around it.
+const char* kBackward =
+    "{\"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"m.py(3): forward\", \"tid\": 1, "
+    "\"ts\": 0, \"dur\": 50, \"args\": {\"Python id\": 1, \"Python parent id\": null}},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mul\", \"tid\": 1, \"ts\": 10, "
+    "\"dur\": 10, \"args\": {\"Sequence number\": 42}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"tid\": 1, "
+    "\"ts\": 12, \"dur\": 2, \"args\": {\"correlation\": 5}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"mul_fwd\", \"tid\": 7, \"ts\": 20, "
+    "\"dur\": 3, \"args\": {\"correlation\": 5}},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"MulBackward0\", \"tid\": 2, \"ts\": 100, "
+    "\"dur\": 10, \"args\": {\"Sequence number\": 42}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"tid\": 2, "
+    "\"ts\": 102, \"dur\": 2, \"args\": {\"correlation\": 6}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"mul_bwd\", \"tid\": 7, \"ts\": 110, "
+    "\"dur\": 4, \"args\": {\"correlation\": 6}}]}";
+
+}  // namespace
+
+class TstEagerStacks : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesIndependentComputationOnCorpusTrace() {
+        const std::string dir = STACKLINE_TEST_DATA;
+        const auto expected = nlohmann::json::parse(
+            readFile(dir + "/eager_stacks/h100_gaunernst_bert-small-uncased.json"));
+        const Loaded l = load(
+            loadTrace(dir + "/corpus/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz"));
+        QCOMPARE(l.eager.count(), expected["count"].get<uint64_t>());
+        int64_t totalNs = 0;
+        std::map<std::string, int> kernelsByName;
+        for (uint32_t row = 0; row < l.trace.events.size(); ++row) {
+            if (l.eager.stackOf(row) == 0) continue;
+            QCOMPARE(l.eager.origin(row), EagerOrigin::Launch);
+            totalNs += l.trace.events.durNs[row];
+            const std::string name(l.trace.events.nameOf(row));
+            const std::string frame = expected["frame_by_kernel_name"].at(name);
+            const std::vector<std::string> frames = frameNames(l, row);
+            QVERIFY2(std::find(frames.begin(), frames.end(), frame) != frames.end(),
+                     (name + " lacks " + frame).c_str());
+            ++kernelsByName[name];
+        }
+        QCOMPARE(double(totalNs) / 1000, expected["total_gpu_us"].get<double>());
+        QCOMPARE(kernelsByName.size(), expected["frame_by_kernel_name"].size());
+    }
+
+    void cliCountsEagerKernelsWhenAsked() {
+        const std::string dir = STACKLINE_TEST_DATA;
+        const auto expected = nlohmann::json::parse(
+            readFile(dir + "/eager_stacks/h100_gaunernst_bert-small-uncased.json"));
+        const QString trace = QString::fromStdString(
+            dir + "/corpus/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz");
+        const Run eager = cli({"hotspots", trace, "--eager", "--json"});
+        QCOMPARE(eager.code, 0);
+        const auto h = nlohmann::json::parse(eager.out.toStdString());
+        QCOMPARE(h["annotated_gpu_us"].get<double>(), expected["total_gpu_us"].get<double>());
+        const Run compiledOnly = cli({"hotspots", trace, "--json"});
+        QCOMPARE(
+            nlohmann::json::parse(compiledOnly.out.toStdString())["annotated_gpu_us"].get<double>(),
+            0.0);
+        const Run summary = cli({"summary", trace, "--json"});
+        QCOMPARE(nlohmann::json::parse(summary.out.toStdString())["eager_stacks"].get<uint64_t>(),
+                 expected["count"].get<uint64_t>());
+    }
+
+    void backwardKernelTakesItsForwardOpsStack() {
+        const Loaded l = load(traceFrom(kBackward));
+        QCOMPARE(l.eager.count(), uint64_t(2));
+        QCOMPARE(l.eager.origin(3), EagerOrigin::Launch);
+        QCOMPARE(l.eager.origin(6), EagerOrigin::Forward);
+        QCOMPARE(l.eager.stackOf(6), l.eager.stackOf(3));  // interned: the same innermost frame
+        QCOMPARE(frameNames(l, 6), std::vector<std::string>{"m.py(3): forward"});
+        const SourceFrame frame = pythonFunctionFrame("m.py(3): forward");
+        QCOMPARE(frame.file, std::string("m.py"));
+        QCOMPARE(frame.line, 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstEagerStacks)
+#include "tst_eager_stacks.moc"
