@@ -3,6 +3,7 @@
 #include <QBoxLayout>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 
 #include "format.h"
 
@@ -71,6 +72,7 @@ SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
     streams_->setWordWrap(true);
     streams_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     static_cast<QBoxLayout*>(layout())->insertWidget(0, streams_);
+    view()->sortByColumn(SelectionModel::Wall, Qt::DescendingOrder);
     connect(state_, &ViewerState::documentsChanged, this, &SelectionPanel::refresh);
     connect(state_, &ViewerState::rangeChanged, this, &SelectionPanel::refresh);
     refresh();
