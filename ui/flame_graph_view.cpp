@@ -110,9 +110,8 @@ void FlameGraphView::paintEvent(QPaintEvent*) {
         if (r.width() < 3 * fm.averageCharWidth()) continue;
         p.setPen(Qt::black);
         const QRectF text = r.adjusted(3, 0, -3, 0);
-        p.drawText(
-            text, Qt::AlignVCenter | Qt::AlignLeft,
-            fm.elidedText(QString::fromStdString(n.label), Qt::ElideMiddle, int(text.width())));
+        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(shortLabel(n), Qt::ElideRight, int(text.width())));
     }
 }
 
