@@ -16,8 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnostic.h"
+#include "eager_stacks.h"
 #include "elided_label.h"
 #include "kernel_name_text.h"
+#include "kineto.h"
 #include "palette.h"
 #include "report.h"
 #include "viewer_state.h"
@@ -27,6 +29,7 @@ using namespace stackline;
 namespace {
 
 constexpr int kFileRole = Qt::UserRole;
+const QString kSourceLink = QStringLiteral("source:");
 constexpr int kLineRole = Qt::UserRole + 1;
 constexpr int kCodeRole = Qt::UserRole + 2;
 // Names and messages inside a line of text, shortened to this many characters (the title shows
@@ -46,6 +49,21 @@ QLabel* valueLabel() {
 
 QString shortName(std::string_view name) {
     return elideMiddle(displayName(name), kNameChars).toHtmlEscaped();
+}
+
+// An eager stack's python_function frames, outermost first as args.stack is listed; a frame
+// without a line (a built-in) is shown by its name.
+QList<StackFrame> eagerFrames(const Document& doc, uint32_t stack) {
+    QList<StackFrame> frames;
+    const std::span<const uint32_t> rows = doc.eager.frames(stack);
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+        const std::string_view name = doc.events().nameOf(*it);
+        const SourceFrame f = pythonFunctionFrame(name);
+        frames.push_back({QString::fromStdString(f.file), f.line,
+                          QString::fromStdString(f.function), QString(),
+                          QString::fromUtf8(name.data(), qsizetype(name.size()))});
+    }
+    return frames;
 }
 
 QString link(const Document& doc, uint32_t row) {
@@ -129,8 +147,17 @@ DetailsPanel::DetailsPanel(ViewerState* state, QWidget* parent)
     links_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     links_->setTextFormat(Qt::RichText);
     links_->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    connect(links_, &QLabel::linkActivated, this,
-            [this](const QString& href) { state_->select(href.toUInt(), true); });
+    connect(links_, &QLabel::linkActivated, this, [this](const QString& href) {
+        if (!href.startsWith(kSourceLink)) {
+            state_->select(href.toUInt(), true);
+            return;
+        }
+        // "source:<line>:<file>", from a python_function slice
+        const QString rest = href.mid(kSourceLink.size());
+        const qsizetype colon = rest.indexOf(QLatin1Char(':'));
+        state_->showSource(rest.mid(colon + 1), rest.left(colon).toInt());
+        emit frameActivated();
+    });
     layout->addWidget(links_);
     provenance_ = valueLabel();
     provenance_->setTextFormat(Qt::RichText);
@@ -261,6 +288,16 @@ void DetailsPanel::showLinks(uint32_t row) {
             lines << (launch ? tr("Launches %1") : tr("Backward: %1")).arg(link(doc, f.to));
         }
     }
+    if (kineto::categoryOf(ev.catOf(row)) == kineto::Category::PythonFunction) {
+        const SourceFrame frame = pythonFunctionFrame(ev.nameOf(row));
+        if (frame.line > 0) {
+            const QString file = QString::fromStdString(frame.file);
+            lines << tr("Source: <a href=\"%1%2:%3\">%4:%2</a>")
+                         .arg(kSourceLink)
+                         .arg(frame.line)
+                         .arg(file.toHtmlEscaped(), QFileInfo(file).fileName().toHtmlEscaped());
+        }
+    }
     const uint32_t region = doc.compiledRegionFor(row);
     if (region != kNoRow && region != row)
         lines << tr("Compiled region: %1").arg(link(doc, region));
@@ -295,6 +332,10 @@ void DetailsPanel::showProvenance(uint32_t row) {
             lines << (doc.status(row) == KernelStatus::Unresolved
                           ? tr("<b>No stack</b>: launched inside a compiled region, but the kernel "
                                "information has no source for this kernel.")
+                      : doc.eager.stackOf(row)
+                          ? tr("<b>No stack</b> from the processor: launched outside compiled "
+                               "regions. Its Python stack below is read from the trace's "
+                               "<code>python_function</code> slices.")
                           : tr("<b>No stack</b>: launched outside compiled regions."));
             break;
         case StackOrigin::InTrace:
@@ -340,10 +381,17 @@ void DetailsPanel::showProvenance(uint32_t row) {
 void DetailsPanel::showStack(uint32_t row) {
     const Document& doc = *doc_;
     const uint32_t id = doc.provenance.stack[row];
-    stackHeading_->setVisible(id != 0);
-    stack_->setVisible(id != 0);
-    if (id == 0) return;  // the provenance line says why
-    frames_ = stackOf(doc, row);
+    // Kernels outside compiled regions may have a stack of the trace's own (EagerStacks).
+    const uint32_t eager = id == 0 ? doc.eager.stackOf(row) : 0;
+    stackHeading_->setText(
+        eager == 0 ? tr("<b>Python stack</b>")
+        : doc.eager.origin(row) == EagerOrigin::Forward
+            ? tr("<b>Python stack</b> (from the trace's Python stack, via its forward op)")
+            : tr("<b>Python stack</b> (from the trace's Python stack)"));
+    stackHeading_->setVisible(id != 0 || eager != 0);
+    stack_->setVisible(id != 0 || eager != 0);
+    if (id == 0 && eager == 0) return;  // the provenance line says why
+    frames_ = id != 0 ? stackOf(doc, row) : eagerFrames(doc, eager);
     for (const StackFrame& f : frames_) {
         auto* item = new QListWidgetItem(stack_);
         if (!f.isFrame()) {
