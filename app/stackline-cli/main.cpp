@@ -339,93 +339,93 @@ int rangeSummary(const Args& a) {
         std::cout << line << l.file << ":" << l.line << "\n";
     }
     return 0;
-    // The eager stacks need the timeline's tracks and flows, which the load pipeline does not
-    // build.
-    EagerStacks eagerStacksOf(const LoadedTrace& loaded) {
-        const TrackIndex tracks = TrackIndex::build(loaded.trace->events, loaded.trace->text());
-        return EagerStacks::build(*loaded.trace, loaded.provenance, tracks,
-                                  FlowIndex::build(loaded.trace->events, tracks));
-    }
+}
 
-    int summary(const Args& a) {
-        if (!a.range.empty()) return rangeSummary(a);
-        CliObserver observer;
-        const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
-        Summary s = loaded.summary;
-        s.eagerStacks = eagerStacksOf(loaded).count();
-        if (a.json) {
-            std::cout << dumpJson(summaryJson(s), 1) << "\n";
-            return 0;
-        }
-        std::cout << "trace:              " << a.trace << "\n"
-                  << "events:             " << s.events << "\n"
-                  << "tracks:             " << s.tracks << "\n"
-                  << "GPU kernels:        " << s.kernels << "\n"
-                  << "compiled regions:   " << s.compiledRegions << "\n"
-                  << "annotated kernels:  " << s.annotatedKernels << "\n"
-                  << "unresolved kernels: " << s.unresolvedKernels << "\n"
-                  << "eager stacks:       " << *s.eagerStacks << "\n"
-                  << "diagnostics:" << (s.diagnostics.empty() ? " none" : "") << "\n";
-        for (auto& [kind, count] : s.diagnostics)
-            std::cout << "  " << kind << ": " << count << "\n";
-        if (!s.kernelInfoNotes.empty()) {
-            std::cout << "kernel information notes:\n";
-            for (const std::string& note : s.kernelInfoNotes) std::cout << "  " << note << "\n";
-        }
+// The eager stacks need the timeline's tracks and flows, which the load pipeline does not
+// build.
+EagerStacks eagerStacksOf(const LoadedTrace& loaded) {
+    const TrackIndex tracks = TrackIndex::build(loaded.trace->events, loaded.trace->text());
+    return EagerStacks::build(*loaded.trace, loaded.provenance, tracks,
+                              FlowIndex::build(loaded.trace->events, tracks));
+}
+
+int summary(const Args& a) {
+    if (!a.range.empty()) return rangeSummary(a);
+    CliObserver observer;
+    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    Summary s = loaded.summary;
+    s.eagerStacks = eagerStacksOf(loaded).count();
+    if (a.json) {
+        std::cout << dumpJson(summaryJson(s), 1) << "\n";
         return 0;
     }
+    std::cout << "trace:              " << a.trace << "\n"
+              << "events:             " << s.events << "\n"
+              << "tracks:             " << s.tracks << "\n"
+              << "GPU kernels:        " << s.kernels << "\n"
+              << "compiled regions:   " << s.compiledRegions << "\n"
+              << "annotated kernels:  " << s.annotatedKernels << "\n"
+              << "unresolved kernels: " << s.unresolvedKernels << "\n"
+              << "eager stacks:       " << *s.eagerStacks << "\n"
+              << "diagnostics:" << (s.diagnostics.empty() ? " none" : "") << "\n";
+    for (auto& [kind, count] : s.diagnostics) std::cout << "  " << kind << ": " << count << "\n";
+    if (!s.kernelInfoNotes.empty()) {
+        std::cout << "kernel information notes:\n";
+        for (const std::string& note : s.kernelInfoNotes) std::cout << "  " << note << "\n";
+    }
+    return 0;
+}
 
-    // The kernel information as a registry file. A kernel-only one (AOTInductor's form) is written
-    // as it is, since no graph key can express "every compiled region".
-    int kernelInfo(const Args& a) {
-        KernelInfo info = KernelInfo::load(a.trace);
-        printNotes(info);
-        const OrderedJson* kernelOnly = info.kernelOnlyJson();
-        const OrderedJson& out =
-            kernelOnly && info.graphCount() == 0 ? *kernelOnly : info.registryJson();
-        if (kernelOnly && info.graphCount() != 0)
-            std::cerr
-                << "stackline-cli: the kernels without a compile id are left out: one file holds "
-                   "either graph keys or kernels only\n";
-        std::string text = dumpJson(out, 1) + "\n";
-        if (a.out.empty()) {
-            std::cout << text;
-            return 0;
-        }
-        writeFile(a.out, text);
+// The kernel information as a registry file. A kernel-only one (AOTInductor's form) is written
+// as it is, since no graph key can express "every compiled region".
+int kernelInfo(const Args& a) {
+    KernelInfo info = KernelInfo::load(a.trace);
+    printNotes(info);
+    const OrderedJson* kernelOnly = info.kernelOnlyJson();
+    const OrderedJson& out =
+        kernelOnly && info.graphCount() == 0 ? *kernelOnly : info.registryJson();
+    if (kernelOnly && info.graphCount() != 0)
+        std::cerr << "stackline-cli: the kernels without a compile id are left out: one file holds "
+                     "either graph keys or kernels only\n";
+    std::string text = dumpJson(out, 1) + "\n";
+    if (a.out.empty()) {
+        std::cout << text;
         return 0;
     }
+    writeFile(a.out, text);
+    return 0;
+}
 
-    int hotspots(const Args& a) {
-        CliObserver observer;
-        const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
-        KernelStacksOptions options;
-        const EagerStacks eager = a.eager ? eagerStacksOf(loaded) : EagerStacks();
-        if (a.eager) options.eager = &eager;
-        if (a.folded) {
-            std::cout << foldedStacks(gpuFlameGraph(*loaded.trace, loaded.provenance, options));
-            return 0;
-        }
-        Hotspots h = computeHotspots(*loaded.trace, loaded.provenance, options);
-        if (a.json) {
-            std::cout << dumpJson(hotspotsJson(h, a.top), 1) << "\n";
-            return 0;
-        }
-        char line[160];
-        std::snprintf(line, sizeof line,
-                      "GPU time of annotated kernels: %.1f us; unresolved: %.1f us\n\n",
-                      h.annotatedGpuUs, h.unresolvedGpuUs);
-        std::cout << line << "   self us   total us  launches  kernels  source\n";
-        for (std::size_t i = 0; i < h.lines.size() && i < a.top; ++i) {
-            const SourceLine& l = h.lines[i];
-            std::snprintf(line, sizeof line, "%10.1f %10.1f %9llu %8zu  ", l.selfUs, l.totalUs,
-                          static_cast<unsigned long long>(l.launches), l.kernels.size());
-            std::cout << line << l.file << ":" << l.line
-                      << (l.function.empty() ? "" : " in " + l.function) << "\n";
-            if (!l.code.empty()) std::cout << std::string(42, ' ') << l.code << "\n";
-        }
+int hotspots(const Args& a) {
+    CliObserver observer;
+    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    KernelStacksOptions options;
+    const EagerStacks eager = a.eager ? eagerStacksOf(loaded) : EagerStacks();
+    if (a.eager) options.eager = &eager;
+    if (a.folded) {
+        std::cout << foldedStacks(gpuFlameGraph(*loaded.trace, loaded.provenance, options));
         return 0;
     }
+    Hotspots h = computeHotspots(*loaded.trace, loaded.provenance, options);
+    if (a.json) {
+        std::cout << dumpJson(hotspotsJson(h, a.top), 1) << "\n";
+        return 0;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "GPU time of annotated kernels: %.1f us; unresolved: %.1f us\n\n",
+                  h.annotatedGpuUs, h.unresolvedGpuUs);
+    std::cout << line << "   self us   total us  launches  kernels  source\n";
+    for (std::size_t i = 0; i < h.lines.size() && i < a.top; ++i) {
+        const SourceLine& l = h.lines[i];
+        std::snprintf(line, sizeof line, "%10.1f %10.1f %9llu %8zu  ", l.selfUs, l.totalUs,
+                      static_cast<unsigned long long>(l.launches), l.kernels.size());
+        std::cout << line << l.file << ":" << l.line
+                  << (l.function.empty() ? "" : " in " + l.function) << "\n";
+        if (!l.code.empty()) std::cout << std::string(42, ' ') << l.code << "\n";
+    }
+    return 0;
+}
 
 }  // namespace
 
