@@ -33,6 +33,7 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
 
     context.setStage(QObject::tr("Finding Python stacks of eager kernels"));
     doc->eager = EagerStacks::build(*doc->trace, doc->provenance, doc->tracks, doc->flows);
+    doc->summary.eagerStacks = doc->eager.count();
     context.throwIfCancelled();
 
     context.setStage(QObject::tr("Summing GPU time by source line"));

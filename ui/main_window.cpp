@@ -471,7 +471,7 @@ bool MainWindow::showTab(const QString& name) {
                         source_,  selection_,  flame_};
     const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots",
                            "source",  "selection",  "flame"};
-    for (int i = 0; i < 6; ++i)
+    for (size_t i = 0; i < std::size(pages); ++i)
         if (n == QLatin1String(names[i])) {
             tabs_->setCurrentWidget(pages[i]);
             return true;
