@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <numeric>
 #include <tuple>
+
+#include "event_args.h"
 
 namespace stackline {
 
@@ -79,9 +80,7 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
         if (!counter && !((ph == 'i' || ph == 'I') && ev.nameOf(row) == kMemoryEvent)) continue;
         const PyNum::Kind tk = ev.kinds[row].ts;
         if (tk != PyNum::Kind::Int && tk != PyNum::Kind::Float) continue;
-        const Span span = ev.argsSpan(row);
-        if (span.empty()) continue;
-        const auto args = nlohmann::json::parse(trace.slice(span), nullptr, false);
+        const auto args = argsObject(trace, row);
         if (!args.is_object()) continue;
         const DisplayKey pid = displayKey(ev.keys, ev.pid[row]);
         const int64_t ts = ev.tsNs[row];

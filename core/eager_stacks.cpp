@@ -4,35 +4,25 @@
 #include <optional>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
-
+#include "event_args.h"
+#include "event_categories.h"
 #include "kineto.h"
 
 namespace stackline {
 
 namespace {
 
-// An integer member of a row's args (correlation, Sequence number); nullopt when absent.
-std::optional<int64_t> intArg(const Trace& trace, uint32_t row, const char* key) {
-    const Span span = trace.events.argsSpan(row);
-    if (span.empty()) return std::nullopt;
-    const auto args = nlohmann::json::parse(trace.slice(span), nullptr, false);
-    if (!args.is_object()) return std::nullopt;
-    const auto it = args.find(key);
-    if (it == args.end() || !it->is_number_integer()) return std::nullopt;
-    return it->get<int64_t>();
-}
-
-kineto::Category categoryOf(const EventTable& events, uint32_t row) {
-    return kineto::categoryOf(events.catOf(row));
-}
-
 // What build needs to find each kernel's stack; the correlation and Sequence-number maps are
 // built on first use, as most traces need neither.
 class StackFinder {
 public:
-    StackFinder(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows)
-        : trace_(trace), events_(trace.events), tracks_(tracks), flows_(flows) {
+    StackFinder(const Trace& trace, const EventCategories& categories, const TrackIndex& tracks,
+                const FlowIndex& flows)
+        : trace_(trace),
+          events_(trace.events),
+          categories_(categories),
+          tracks_(tracks),
+          flows_(flows) {
         for (const FlowLink& link : flows.links())
             if (link.category == kineto::Category::ForwardBackwardFlow)
                 forwardOf_.try_emplace(link.to, link.from);
@@ -41,13 +31,13 @@ public:
     // The runtime call that launched a kernel: its ac2g flow, else the same correlation id.
     uint32_t launchOf(uint32_t kernel) {
         if (const uint32_t source = flows_.sourceOf(kernel); source != kNoRow) return source;
-        const auto id = intArg(trace_, kernel, "correlation");
+        const auto id = intArg(trace_, kernel, kineto::kCorrelationArg);
         if (!id) return kNoRow;
         if (!launchByCorrelation_) {
             launchByCorrelation_.emplace();
             for (uint32_t row = 0; row < events_.size(); ++row)
-                if (categoryOf(events_, row) == kineto::Category::Runtime)
-                    if (auto c = intArg(trace_, row, "correlation"))
+                if (categories_.of(row) == kineto::Category::Runtime)
+                    if (auto c = intArg(trace_, row, kineto::kCorrelationArg))
                         launchByCorrelation_->try_emplace(*c, row);
         }
         const auto it = launchByCorrelation_->find(*id);
@@ -58,7 +48,7 @@ public:
     std::vector<uint32_t> pythonFrames(uint32_t row) const {
         std::vector<uint32_t> frames = tracks_.enclosing(row);
         std::erase_if(frames, [&](uint32_t r) {
-            return categoryOf(events_, r) != kineto::Category::PythonFunction;
+            return categories_.of(r) != kineto::Category::PythonFunction;
         });
         return frames;
     }
@@ -68,12 +58,12 @@ public:
     uint32_t forwardOpOf(uint32_t launch) {
         const std::vector<uint32_t> around = tracks_.enclosing(launch);
         for (uint32_t op : around) {
-            if (categoryOf(events_, op) != kineto::Category::CpuOp) continue;
+            if (categories_.of(op) != kineto::Category::CpuOp) continue;
             if (auto it = forwardOf_.find(op); it != forwardOf_.end()) return it->second;
         }
         for (uint32_t op : around) {
-            if (categoryOf(events_, op) != kineto::Category::CpuOp) continue;
-            const auto seq = intArg(trace_, op, "Sequence number");
+            if (categories_.of(op) != kineto::Category::CpuOp) continue;
+            const auto seq = intArg(trace_, op, kineto::kSequenceNumberArg);
             if (!seq) continue;
             if (auto it = forwardBySequence().find(*seq); it != forwardBySequence().end())
                 return it->second;
@@ -86,8 +76,8 @@ private:
         if (!forwardBySequence_) {
             forwardBySequence_.emplace();
             for (uint32_t row = 0; row < events_.size(); ++row) {
-                if (categoryOf(events_, row) != kineto::Category::CpuOp) continue;
-                const auto seq = intArg(trace_, row, "Sequence number");
+                if (categories_.of(row) != kineto::Category::CpuOp) continue;
+                const auto seq = intArg(trace_, row, kineto::kSequenceNumberArg);
                 // The first op of a sequence number inside python_function is the forward one.
                 if (seq && !forwardBySequence_->contains(*seq) && !pythonFrames(row).empty())
                     forwardBySequence_->emplace(*seq, row);
@@ -98,6 +88,7 @@ private:
 
     const Trace& trace_;
     const EventTable& events_;
+    const EventCategories& categories_;
     const TrackIndex& tracks_;
     const FlowIndex& flows_;
     std::unordered_map<uint32_t, uint32_t> forwardOf_;  // backward op -> forward op (fwdbwd)
@@ -112,7 +103,14 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
     EagerStacks out;
     const EventTable& events = trace.events;
     if (events.tsNs.empty()) return out;  // loaded without nanoseconds: no tracks to search
-    StackFinder finder(trace, tracks, flows);
+    // Without python_function slices (recorded without with_stack) no kernel has a stack: skip
+    // the per-kernel searches, whose fallbacks read the args of every runtime call and op.
+    const EventCategories categories(events);
+    bool any = false;
+    for (uint32_t row = 0; row < events.size() && !any; ++row)
+        any = categories.of(row) == kineto::Category::PythonFunction;
+    if (!any) return out;
+    StackFinder finder(trace, categories, tracks, flows);
     std::unordered_map<uint32_t, uint32_t> stackByInnermost;  // innermost frame row -> stack id
     for (uint32_t row = 0; row < events.size(); ++row) {
         if (!provenance.isGpuKernel(events, row) ||

@@ -109,6 +109,11 @@ constexpr bool isGraphLaunch(std::string_view name) {
     return false;
 }
 
+// args.correlation: the id CUPTI/roctracer gives a runtime call and the GPU work it started.
+inline constexpr std::string_view kCorrelationArg = "correlation";
+// args["Sequence number"]: an autograd op's number, which its backward op shares.
+inline constexpr std::string_view kSequenceNumberArg = "Sequence number";
+
 // ---- Compiled regions (torch.compile) ----
 
 // A cpu_op "Torch-Compiled Region" or, since PyTorch 2.5, "Torch-Compiled Region: <frame>/<id>";

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "event_args.h"
 #include "event_categories.h"
 #include "flow_index.h"
 #include "kineto.h"
@@ -12,17 +13,6 @@
 namespace stackline {
 
 namespace {
-
-// args.correlation: the id CUPTI/roctracer gives a runtime call and the GPU work it started.
-std::optional<int64_t> correlationOf(const Trace& trace, uint32_t row) {
-    const Span span = trace.events.argsSpan(row);
-    if (span.empty()) return std::nullopt;
-    const auto args = nlohmann::json::parse(trace.slice(span), nullptr, false);
-    if (!args.is_object()) return std::nullopt;
-    const auto it = args.find("correlation");
-    if (it == args.end() || !it->is_number_integer()) return std::nullopt;
-    return it->get<int64_t>();
-}
 
 std::string kernels(std::size_t n) {
     return std::to_string(n) + (n == 1 ? " Triton kernel" : " Triton kernels");
@@ -47,7 +37,8 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
     for (uint32_t row = 0, n = t.size(); row < n; ++row) {
         if (categories.of(row) == kineto::Category::Runtime &&
             kineto::isGraphLaunch(t.nameOf(row))) {
-            if (auto id = correlationOf(trace, row)) launchByCorrelation.try_emplace(*id, row);
+            if (auto id = intArg(trace, row, kineto::kCorrelationArg))
+                launchByCorrelation.try_emplace(*id, row);
         } else if (categories.isGpuKernel(row) &&
                    t.nameOf(row).starts_with(reference::kTritonPrefix)) {
             triton.push_back(row);
@@ -71,7 +62,8 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
     std::map<uint32_t, std::size_t> replayed;  // graph launch row -> Triton kernels it replays
     std::vector<uint32_t> unlaunched, launched;
     for (uint32_t row : triton) {
-        const auto id = launchByCorrelation.empty() ? std::nullopt : correlationOf(trace, row);
+        const auto id = launchByCorrelation.empty() ? std::nullopt
+                                                    : intArg(trace, row, kineto::kCorrelationArg);
         const auto launch = id ? launchByCorrelation.find(*id) : launchByCorrelation.end();
         if (launch != launchByCorrelation.end())
             ++replayed[launch->second];
