@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "counter_index.h"
 #include "eager_stacks.h"
 #include "flow_index.h"
 #include "format.h"
@@ -25,6 +26,7 @@ struct Document {
     stackline::Provenance provenance;
     stackline::Summary summary;  // the counts `stackline-cli summary` prints
     stackline::TrackIndex tracks;
+    stackline::CounterIndex counters;  // counter and memory graph tracks
     stackline::FlowIndex flows;
     stackline::EagerStacks eager;  // Python stacks of eager kernels, from the trace
     stackline::Hotspots hotspots;  // GPU time by source line (compiled kernels)

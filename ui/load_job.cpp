@@ -27,6 +27,10 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     doc->tracks = TrackIndex::build(doc->trace->events, doc->trace->text());
     context.throwIfCancelled();
 
+    context.setStage(QObject::tr("Reading counters"));
+    doc->counters = CounterIndex::build(*doc->trace, doc->tracks);
+    context.throwIfCancelled();
+
     context.setStage(QObject::tr("Linking flows"));
     doc->flows = FlowIndex::build(doc->trace->events, doc->tracks);
     context.throwIfCancelled();

@@ -72,6 +72,8 @@ int TimelineGeometry::rowHeight(TrackModel::RowKind kind) {
             return kHeaderHeight;
         case TrackModel::RowKind::Instants:
             return kInstantHeight;
+        case TrackModel::RowKind::Counter:
+            return kCounterHeight;
         case TrackModel::RowKind::Slices:
         case TrackModel::RowKind::Folded:
             break;
@@ -142,6 +144,11 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
         last = int(r);
         const TrackModel::Row& row = rows[r];
         const int h = G::rowHeight(row.kind);
+        if (row.kind == TrackModel::RowKind::Counter) {
+            p.fillRect(QRect(g.left, y, width - g.left, h), rowOdd_);
+            paintCounter(p, row, g, y);
+            continue;
+        }
         if (row.track == kNoTrack) {
             p.fillRect(QRect(0, y, width, h), header_);
             if (row.kind == TrackModel::RowKind::ProcessHeader && model_.isCollapsed(row.process))
@@ -188,6 +195,20 @@ void TimelinePainter::paintGutterLabel(QPainter& p, const TrackModel::Row& row,
                                        const TimelineGeometry& g, int y, int nth) {
     const int h = G::rowHeight(row.kind);
     const QFontMetrics fm(font_), bfm(boldFont_);
+    if (row.kind == TrackModel::RowKind::Counter) {
+        const stackline::CounterSeries& s = model_.counter(row);
+        p.setFont(font_);
+        p.setPen(text_);
+        const int w = g.left - 24;
+        p.drawText(QRect(16, y, w, h / 2), Qt::AlignBottom | Qt::AlignLeft,
+                   fm.elidedText(QString::fromStdString(s.name), Qt::ElideRight, w));
+        p.setPen(remark_);
+        const QString range = TrackModel::counterValueText(s, s.min) + QStringLiteral(" – ") +
+                              TrackModel::counterValueText(s, s.max);
+        p.drawText(QRect(16, y + h / 2, w, h / 2), Qt::AlignTop | Qt::AlignLeft,
+                   fm.elidedText(range, Qt::ElideRight, w));
+        return;
+    }
     if (row.track == kNoTrack) {
         // A collapsed process's plot area holds its summary: the label stays in the gutter.
         const bool pinned = row.kind == TrackModel::RowKind::PinnedHeader;
@@ -344,6 +365,51 @@ void TimelinePainter::paintHighlights(QPainter& p, const TrackModel::Row& row,
         k = next;
     }
     run.close(paint);
+}
+
+void TimelinePainter::paintCounter(QPainter& p, const TrackModel::Row& row,
+                                   const TimelineGeometry& g, int y) {
+    const stackline::CounterSeries& s = model_.counter(row);
+    if (s.ts.empty()) return;
+    const double lo = std::min(0.0, s.min);
+    const double span = std::max(s.max - lo, 1e-12);
+    const int top = y + 2, h = G::kCounterHeight - 4;
+    auto yOf = [&](double v) { return top + h - int(std::lround((v - lo) / span * h)); };
+    const int zero = yOf(std::max(lo, 0.0));
+    QColor fill = sliceColor(SliceStyle(0));
+    QColor edge = fill.darker(160);
+    fill.setAlpha(150);
+    std::vector<QRect> bars;
+    std::vector<QLine> edges;
+    const int from = std::max(g.left, int(std::floor(g.xOf(s.ts.front()))));
+    size_t i = 0;
+    for (int x = from; x < g.right; ++x) {
+        const int64_t a = g.timeAt(x), b = g.timeAt(x + 1);
+        // The value in force at the column's start, then every point within it.
+        i = s.firstAtOrAfter(a);
+        double vmin, vmax;
+        if (i < s.ts.size() && s.ts[i] == a) {
+            vmin = vmax = s.value[i];
+        } else if (i > 0) {
+            vmin = vmax = s.value[i - 1];
+        } else if (i < s.ts.size() && s.ts[i] < b) {
+            vmin = vmax = s.value[i];
+        } else {
+            continue;
+        }
+        for (; i < s.ts.size() && s.ts[i] < b; ++i) {
+            vmin = std::min(vmin, s.value[i]);
+            vmax = std::max(vmax, s.value[i]);
+        }
+        const int y1 = yOf(vmax), y0 = yOf(vmin);
+        bars.emplace_back(QPoint(x, std::min(y1, zero)), QPoint(x, std::max(y1, zero) - 1));
+        edges.emplace_back(x, y1, x, y0);
+    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(fill);
+    p.drawRects(bars.data(), int(bars.size()));
+    p.setPen(edge);
+    p.drawLines(edges.data(), int(edges.size()));
 }
 
 void TimelinePainter::paintInstants(QPainter& p, const TrackModel::Row& row,

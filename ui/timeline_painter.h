@@ -23,6 +23,7 @@ struct TimelineGeometry {
     static constexpr int kHeaderHeight = 22;
     static constexpr int kSliceHeight = 18;
     static constexpr int kInstantHeight = 12;
+    static constexpr int kCounterHeight = 32;
     static constexpr int kTrackGap = 4;
     static constexpr int kUnresolvedMinWidth = 5;  // never thinner, so they cannot be missed
 
@@ -72,6 +73,9 @@ private:
     void paintGutterLabel(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y,
                           int nth);
     void paintHighlights(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
+    // A counter series as a filled step graph: per pixel column the highest value in force
+    // filled, and the column's range of values as a darker line.
+    void paintCounter(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintInstants(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintLabels(QPainter& p);
     // A name's text by name id, converted and measured on first use.

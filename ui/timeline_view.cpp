@@ -529,6 +529,15 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
 bool TimelineView::viewportEvent(QEvent* e) {
     if (e->type() == QEvent::ToolTip && model_) {
         auto* help = static_cast<QHelpEvent*>(e);
+        const int r = geom_.rowAt(*model_, help->pos().y());
+        if (r >= 0 && model_->rows()[size_t(r)].kind == TrackModel::RowKind::Counter &&
+            help->pos().x() >= geom_.left) {
+            QToolTip::showText(
+                help->globalPos(),
+                model_->counterTip(model_->rows()[size_t(r)], geom_.timeAt(help->pos().x() + 0.5)),
+                viewport());
+            return true;
+        }
         const uint32_t row = eventAt(help->pos());
         if (row == kNoEvent) {
             QToolTip::hideText();

@@ -61,7 +61,7 @@ void addHeaderActions(QMenu& menu, TrackModel& model, size_t row,
         menu.addAction(QObject::tr("Move Down"), [&model, p, changed] {
             if (model.moveProcessBy(p, 1)) changed();
         });
-    } else if (r.kind != Kind::PinnedHeader) {
+    } else if (r.kind != Kind::PinnedHeader && r.kind != Kind::Counter) {
         addTrackActions(menu, model, r.track, changed);
     }
     menu.addSeparator();

@@ -1,8 +1,10 @@
 #include "track_model.h"
 
 #include <QHash>
+#include <QObject>
 #include <QSet>
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "event_categories.h"
@@ -185,7 +187,30 @@ void TrackModel::layout() {
         if (collapsed_[p]) continue;
         for (uint32_t t : trackOrder_[p])
             if (shown(t) && !pinned_[t]) addTrackRows(t);
+        for (uint32_t c : doc_->counters.ofProcess(p))
+            rows_.push_back({RowKind::Counter, p, kNoTrack, 0, c});
     }
+}
+
+QString TrackModel::counterTip(const Row& r, int64_t t) const {
+    const stackline::CounterSeries& s = counter(r);
+    const std::optional<double> v = s.valueAt(t);
+    return QString::fromStdString(s.name).toHtmlEscaped() + QStringLiteral("<br>") +
+           (v ? counterValueText(s, *v) : QObject::tr("no value yet"));
+}
+
+QString TrackModel::counterValueText(const stackline::CounterSeries& s, double value) {
+    if (!s.memory) return QString::number(value, 'g', 6);
+    static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = value;
+    int unit = 0;
+    while (std::abs(v) >= 1024 && unit < 4) {
+        v /= 1024;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2")
+        .arg(v, 0, 'f', unit == 0 ? 0 : 1)
+        .arg(QLatin1String(kUnits[unit]));
 }
 
 void TrackModel::addTrackRows(uint32_t t) {
@@ -310,6 +335,8 @@ bool TrackModel::dropRow(size_t source, size_t target) {
     const Row from = rows_[source], to = rows_[target];
     const bool down = target > source;
     if (from.kind == RowKind::PinnedHeader) return false;
+    // Counter rows stay under their process's tracks.
+    if (from.kind == RowKind::Counter || to.kind == RowKind::Counter) return false;
     if (from.kind == RowKind::ProcessHeader) {
         if (to.kind == RowKind::PinnedHeader || (to.track != kNoTrack && pinned_[to.track]))
             return false;

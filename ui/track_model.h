@@ -19,13 +19,15 @@
 
 class TrackModel {
 public:
-    // Folded: the levels from `level` down, summarised.
-    enum class RowKind : uint8_t { PinnedHeader, ProcessHeader, Slices, Folded, Instants };
+    // Folded: the levels from `level` down, summarised. Counter: one counter series' graph,
+    // under its process's tracks.
+    enum class RowKind : uint8_t { PinnedHeader, ProcessHeader, Slices, Folded, Instants, Counter };
     struct Row {
         RowKind kind;
-        uint32_t process;  // the track's process for track rows; 0 for the pinned header
-        uint32_t track;    // kNoTrack for headers
-        uint16_t level;    // for Slices and Folded
+        uint32_t process;      // the track's process for track rows; 0 for the pinned header
+        uint32_t track;        // kNoTrack for headers and counters
+        uint16_t level;        // for Slices and Folded
+        uint32_t counter = 0;  // for Counter: index into Document::counters
     };
 
     static constexpr uint32_t kNoEvent = stackline::kNoRow;
@@ -73,6 +75,13 @@ public:
     // An Instants row's instant events, by time.
     const std::vector<int64_t>& instantTimes(const Row& r) const;
     uint32_t instantEvent(const Row& r, size_t i) const;
+    const stackline::CounterSeries& counter(const Row& r) const {
+        return doc_->counters.series()[r.counter];
+    }
+    // A counter value as shown: bytes of memory series in KiB/MiB/GiB, else the number.
+    static QString counterValueText(const stackline::CounterSeries& s, double value);
+    // A Counter row's tooltip at time t: the series' name and the value in force then.
+    QString counterTip(const Row& r, int64_t t) const;
     QString processLabel(uint32_t process) const;
     QString trackLabel(uint32_t track) const;
     // A track's label naming its process, for where it stands apart from it (pinned, hidden):
