@@ -14,8 +14,6 @@
 
 namespace stackline {
 
-inline constexpr uint32_t kNoProcess = UINT32_MAX;
-
 struct CounterSeries {
     std::string name;               // "Queue Length queue_length", "CUDA 0 memory allocated"
     uint32_t process = kNoProcess;  // index into TrackIndex::processes(); kNoProcess: none

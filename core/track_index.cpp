@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "event_categories.h"
+#include "json_cursor.h"
 
 namespace stackline {
 
@@ -30,6 +31,34 @@ struct SliceRef {
     int64_t start, end;
     uint32_t row;
 };
+
+// An instant event's scope ('t', 'p' or 'g'): its last "s" member, found in the event's bytes
+// outside its args. A match must follow '{' or ',' to be a member name: inside a string its
+// quotes would be escaped.
+char instantScope(const EventTable& ev, std::string_view text, uint32_t row) {
+    const Span event = ev.eventSpan(row), args = ev.argsSpan(row);
+    if (event.end > text.size()) return 't';
+    const std::string_view bytes = text.substr(event.begin, event.size());
+    char scope = 't';
+    for (size_t at = bytes.find("\"s\""); at != std::string_view::npos;
+         at = bytes.find("\"s\"", at + 1)) {
+        if (!args.empty() && event.begin + at >= args.begin && event.begin + at < args.end) {
+            at = args.end - event.begin;
+            continue;
+        }
+        size_t before = at;
+        while (before > 0 && json::isSpace(bytes[before - 1])) --before;
+        if (before == 0 || (bytes[before - 1] != '{' && bytes[before - 1] != ',')) continue;
+        size_t c = at + 3;
+        while (c < bytes.size() && json::isSpace(bytes[c])) ++c;
+        if (c >= bytes.size() || bytes[c] != ':') continue;
+        ++c;
+        while (c < bytes.size() && json::isSpace(bytes[c])) ++c;
+        const bool oneLetter = c + 2 < bytes.size() && bytes[c] == '"' && bytes[c + 2] == '"';
+        scope = oneLetter ? bytes[c + 1] : 't';
+    }
+    return scope;
+}
 
 // What the metadata events say about one process or thread.
 struct Meta {
@@ -211,6 +240,8 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     uint32_t lastTrack = 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     std::vector<uint32_t> metaRows;
+    std::unordered_set<uint32_t> counterPids;
+    std::vector<std::pair<ScopedInstant, uint32_t>> scoped;  // with the display pid
     for (uint32_t row = 0; row < n; ++row) {
         const char ph = ev.phase[row];
         if (ph == 'M') {
@@ -218,9 +249,17 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
             continue;
         }
         const bool slice = ph == 'X';
-        if (!slice && ph != 'i' && ph != 'I') continue;
+        if (!slice && ph != 'i' && ph != 'I' && ph != 'C') continue;
         const PyNum::Kind tk = ev.kinds[row].ts;
         if (tk != PyNum::Kind::Int && tk != PyNum::Kind::Float) continue;
+        if (ph == 'C') {
+            // Counters are drawn by CounterIndex; here they only widen the extent and make
+            // their pid a process.
+            counterPids.insert(keyId(ev.pid[row]));
+            lo = std::min(lo, ev.tsNs[row]);
+            hi = std::max(hi, ev.tsNs[row]);
+            continue;
+        }
         uint64_t key = (uint64_t(ev.pid[row]) << 32) | ev.tid[row];
         if (key != lastKey) {
             uint64_t dkey = (uint64_t(keyId(ev.pid[row])) << 32) | keyId(ev.tid[row]);
@@ -239,6 +278,8 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         } else {
             p.instants.emplace_back(ts, row);
             hi = std::max(hi, ts);
+            if (const char scope = instantScope(ev, text, row); scope == 'g' || scope == 'p')
+                scoped.push_back({{ts, row, scope == 'g' ? kNoProcess : 0}, p.pid});
         }
         lo = std::min(lo, ts);
     }
@@ -289,12 +330,12 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     // own spans last; without them the same is guessed.
     std::unordered_map<uint32_t, uint32_t> processOf;
     std::vector<Process> procs;
-    for (Pending& pt : pending) {
-        auto [it, inserted] = processOf.try_emplace(pt.pid, uint32_t(procs.size()));
+    auto processFor = [&](uint32_t pid) -> Process& {
+        auto [it, inserted] = processOf.try_emplace(pid, uint32_t(procs.size()));
         if (inserted) {
             Process pr;
-            pr.pid = keys[pt.pid];
-            if (auto m = processMeta.find(pt.pid); m != processMeta.end()) {
+            pr.pid = keys[pid];
+            if (auto m = processMeta.find(pid); m != processMeta.end()) {
                 pr.name = m->second.name;
                 pr.labels = m->second.labels;
                 pr.sortIndex = m->second.hasSort ? m->second.sort : INT64_MIN;
@@ -303,8 +344,13 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
             }
             procs.push_back(std::move(pr));
         }
-        procs[it->second].gpu |= pt.gpu;
-    }
+        return procs[it->second];
+    };
+    for (Pending& pt : pending) processFor(pt.pid).gpu |= pt.gpu;
+    // In order of first appearance (pids are numbered so), as the pending tracks are.
+    std::vector<uint32_t> counterOnly(counterPids.begin(), counterPids.end());
+    std::sort(counterOnly.begin(), counterOnly.end());
+    for (uint32_t pid : counterOnly) processFor(pid);
     for (Process& pr : procs) {
         pr.gpu |= pr.labels.rfind(kineto::kGpuLabelPrefix, 0) == 0;
         if (pr.sortIndex != INT64_MIN) continue;
@@ -353,6 +399,13 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     std::vector<uint32_t> rank(order.size());
     for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
     for (auto& [key, track] : ix.trackByKey_) track = rank[track];
+
+    for (auto& [instant, pid] : scoped) {
+        if (instant.process != kNoProcess) instant.process = procRank[processOf[pid]];
+        ix.scopedInstants_.push_back(instant);
+    }
+    std::sort(ix.scopedInstants_.begin(), ix.scopedInstants_.end(),
+              [](const ScopedInstant& a, const ScopedInstant& b) { return a.ts < b.ts; });
 
     ix.processes_.resize(procs.size());
     for (uint32_t i = 0; i < procOrder.size(); ++i)

@@ -18,6 +18,7 @@
 namespace stackline {
 
 inline constexpr uint32_t kNoTrack = UINT32_MAX;
+inline constexpr uint32_t kNoProcess = UINT32_MAX;
 
 // A pid or tid as shown: ints, and decimal strings (legacy traces write tid "24572" for the thread
 // their flow events call 24572), compare as numbers; any other value by its text.
@@ -72,6 +73,14 @@ struct Track {
     bool gpu = false;  // holds GPU activity (kernels, memcpy, memset, GPU annotations)
 };
 
+// An instant event of global ("s": "g") or process ("s": "p") scope, drawn across every track or
+// across its process's tracks; it stays on its own track too.
+struct ScopedInstant {
+    int64_t ts;  // ns
+    uint32_t row;
+    uint32_t process;  // kNoProcess for global scope
+};
+
 struct Process {
     DisplayKey pid;
     std::string name;    // process_name
@@ -86,7 +95,8 @@ struct Process {
 
 class TrackIndex {
 public:
-    // Builds the tracks of every X and i event; text is the trace the events' args spans point
+    // Builds the tracks of every X and i event, and a process for every pid with counter (C)
+    // events, which hold no track; text is the trace the events' args spans point
     // into (metadata names are read from it). threads = 0 uses every core.
     static TrackIndex build(const EventTable& events, std::string_view text, unsigned threads = 0);
 
@@ -111,7 +121,10 @@ public:
     // The earliest slice on track starting at or after t; kNoRow when none does.
     uint32_t nextSliceFrom(uint32_t track, int64_t t) const;
 
-    // Extent of all slices and instants, ns.
+    // By time.
+    const std::vector<ScopedInstant>& scopedInstants() const { return scopedInstants_; }
+
+    // Extent of all slices, instants and counter points, ns.
     int64_t startNs() const { return start_; }
     int64_t endNs() const { return end_; }
     uint64_t sliceCount() const { return sliceCount_; }
@@ -122,6 +135,7 @@ private:
     std::vector<Process> processes_;
     std::vector<Track> tracks_;
     std::vector<uint32_t> trackOf_;
+    std::vector<ScopedInstant> scopedInstants_;
     std::vector<uint16_t> levelOf_;
     std::map<DisplayKey, uint32_t> displayIds_;          // distinct normalised keys
     std::unordered_map<uint64_t, uint32_t> trackByKey_;  // (display pid, display tid) -> track

@@ -177,6 +177,7 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
             for (int l = row.level; l < model_.levelCount(row.track); ++l)
                 paintHighlights(p, {row.kind, row.process, row.track, uint16_t(l)}, g, g.rowY(r));
     }
+    paintScopedInstants(p, g, first, last);
 
     // Gutter and headers over the plot, so labels are never covered.
     p.fillRect(QRect(0, 0, g.left, height), gutter_);
@@ -422,6 +423,36 @@ void TimelinePainter::paintInstants(QPainter& p, const TrackModel::Row& row,
         const int x = int(std::floor(g.xOf(*it)));
         p.drawRect(QRect(x - 1, y + 2, 3, G::kInstantHeight - 4));
         it = std::lower_bound(it + 1, ts.end(), g.timeAt(x + 2));
+    }
+}
+
+void TimelinePainter::paintScopedInstants(QPainter& p, const TimelineGeometry& g, int first,
+                                          int last) {
+    const auto& instants = model_.document()->tracks.scopedInstants();
+    auto it =
+        std::lower_bound(instants.begin(), instants.end(), g.t0,
+                         [](const stackline::ScopedInstant& s, int64_t t) { return s.ts < t; });
+    if (it == instants.end() || it->ts > g.t1) return;
+    const auto& rows = model_.rows();
+    QColor colour = sliceColor(SliceStyle::Instant);
+    colour.setAlpha(170);
+    p.setPen(QPen(colour, 1, Qt::DashLine));
+    for (; it != instants.end() && it->ts <= g.t1; ++it) {
+        const int x = int(std::floor(g.xOf(it->ts)));
+        // Global: every row; process scope: its header and its tracks.
+        int top = -1, bottom = -1;
+        for (int r = first; r <= last && r < int(rows.size()); ++r) {
+            const TrackModel::Row& row = rows[size_t(r)];
+            const bool covered =
+                it->process == stackline::kNoProcess ||
+                (row.kind != TrackModel::RowKind::PinnedHeader && row.process == it->process);
+            if (covered && top < 0) top = g.rowY(r);
+            if (covered) bottom = g.rowY(r) + G::rowHeight(row.kind);
+            if ((!covered || r == last) && top >= 0) {
+                p.drawLine(x, std::max(top, G::kRulerHeight), x, bottom - 1);
+                top = -1;
+            }
+        }
     }
 }
 

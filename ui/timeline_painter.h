@@ -77,6 +77,8 @@ private:
     // filled, and the column's range of values as a darker line.
     void paintCounter(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
     void paintInstants(QPainter& p, const TrackModel::Row& row, const TimelineGeometry& g, int y);
+    // Instants of global or process scope: a dashed line across the rows they cover.
+    void paintScopedInstants(QPainter& p, const TimelineGeometry& g, int first, int last);
     void paintLabels(QPainter& p);
     // A name's text by name id, converted and measured on first use.
     const QString& nameText(uint32_t id);

@@ -486,7 +486,9 @@ QMenu* TimelineView::headerMenu(QPoint pos) {
     if (!model_) return nullptr;
     const int r = geom_.rowAt(*model_, pos.y());
     if (r < 0) return nullptr;
-    const bool header = model_->rows()[size_t(r)].track == stackline::kNoTrack;
+    const TrackModel::RowKind kind = model_->rows()[size_t(r)].kind;
+    const bool header =
+        kind == TrackModel::RowKind::ProcessHeader || kind == TrackModel::RowKind::PinnedHeader;
     if (!header && pos.x() >= geom_.left) return nullptr;
     auto* menu = new QMenu(this);
     addHeaderActions(

@@ -25,7 +25,7 @@ private slots:
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
         const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
         const CounterIndex ix = CounterIndex::build(trace, tracks);
-        QCOMPARE(ix.series().size(), size_t(4));
+        QCOMPARE(ix.series().size(), size_t(5));
 
         const CounterSeries* queue = named(ix, "Queue Length queue_length");
         QVERIFY(queue);
@@ -33,7 +33,8 @@ private slots:
         QCOMPARE(queue->value, (std::vector<double>{1, 2, 1, 0}));
         QCOMPARE(queue->min, 0.0);
         QCOMPARE(queue->max, 2.0);
-        QCOMPARE(queue->process, 0u);
+        // CPU processes come first: pid 9 (counters only), then GPU 0's pid 0.
+        QCOMPARE(tracks.processes()[queue->process].pid.value, int64_t(0));
         QVERIFY(!queue->memory);
 
         // Out of file order, sorted by time; the string arg makes no series.
@@ -51,6 +52,37 @@ private slots:
         QCOMPARE(*bw->valueAt(1000000), 0.0);
     }
 
+    // A pid with counters only still gets a process for its graphs, and its points widen the
+    // timeline's extent (the last is at 190 us, after every slice and instant).
+    void counterOnlyPidsBecomeProcesses() {
+        const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const CounterIndex ix = CounterIndex::build(trace, tracks);
+        const CounterSeries* cpu = named(ix, "CPU util percent");
+        QVERIFY(cpu);
+        QVERIFY(cpu->process != kNoProcess);
+        const Process& process = tracks.processes()[cpu->process];
+        QCOMPARE(process.pid.value, int64_t(9));
+        QCOMPARE(process.name, std::string("node counters"));
+        QVERIFY(process.tracks.empty());
+        QCOMPARE(tracks.startNs(), int64_t(90000));
+        QCOMPARE(tracks.endNs(), int64_t(190000));
+    }
+
+    // "s": "g" and "s": "p" instants, by time; the "s" of args or inside a name counts for none.
+    void globalAndProcessInstantsAreScoped() {
+        const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const auto& scoped = tracks.scopedInstants();
+        QCOMPARE(scoped.size(), size_t(2));
+        QCOMPARE(trace.events.nameOf(scoped[0].row), std::string_view("phase change"));
+        QCOMPARE(scoped[0].ts, int64_t(120000));
+        QCOMPARE(tracks.processes()[scoped[0].process].pid.value, int64_t(0));
+        QCOMPARE(trace.events.nameOf(scoped[1].row), std::string_view("checkpoint"));
+        QCOMPARE(scoped[1].ts, int64_t(145000));
+        QCOMPARE(scoped[1].process, kNoProcess);
+    }
+
     void memoryEventsBecomeAllocatedAndReservedPerDevice() {
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
         const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
@@ -65,7 +97,7 @@ private slots:
         QCOMPARE(*allocated->valueAt(150000), 5120.0);
         QCOMPARE(reserved->min, 2097152.0);
         QCOMPARE(reserved->max, 2097152.0);
-        QCOMPARE(ix.ofProcess(0).size(), size_t(4));
+        QCOMPARE(ix.ofProcess(allocated->process).size(), size_t(4));
     }
 
     // Figures computed with Python's json module from the trace.

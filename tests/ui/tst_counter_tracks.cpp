@@ -71,6 +71,45 @@ private slots:
         QVERIFY(plot.width() * plot.height() - background > plot.width() * plot.height() / 3);
     }
 
+    // A pid with counters only has a process of its own with the graph; a global instant is a
+    // line across every process, a process-scope one across its own process only.
+    void countersOnlyProcessesAndScopedInstants() {
+        ViewerState state;
+        TimelineView view(&state);
+        view.resize(1200, 600);
+        state.setDocument(load(STACKLINE_DATA "/counters/hta_counters.json"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const TrackModel& model = *view.model();
+        const int cpu = counterRow(model, "CPU util percent");
+        QVERIFY(cpu > 0);
+        QCOMPARE(model.rows()[size_t(cpu) - 1].kind, TrackModel::RowKind::ProcessHeader);
+        QCOMPARE(model.processLabel(model.rows()[size_t(cpu)].process),
+                 QStringLiteral("node counters (pid 9)"));
+
+        view.zoom()->reset();
+        const QImage image = view.viewport()->grab().toImage();
+        const TimelineGeometry& g = view.geometry();
+        const QRect counterRowRect(g.left, g.rowY(cpu), g.right - g.left,
+                                   TimelineGeometry::rowHeight(TrackModel::RowKind::Counter));
+        // The column of an instant in pid 9's counter row: dashes of the instant colour or not.
+        auto instantPixels = [&](int64_t ns) {
+            const int x = int(std::floor(g.xOf(ns)));
+            int n = 0;
+            for (int y = counterRowRect.top(); y <= counterRowRect.bottom(); ++y) {
+                QColor c = image.pixelColor(x, y);
+                const QColor instant = sliceColor(SliceStyle::Instant);
+                n += std::abs(c.red() - instant.red()) + std::abs(c.green() - instant.green()) +
+                         std::abs(c.blue() - instant.blue()) <
+                     120;
+            }
+            return n;
+        };
+        // Against a column nearby with no instant (the graph itself may share a pixel or two).
+        QVERIFY(instantPixels(145'000) > instantPixels(147'000) + 4);  // "checkpoint", "s": "g"
+        QCOMPARE(instantPixels(120'000), instantPixels(122'000));      // "s": "p" of pid 0
+    }
+
     // Kineto's [memory] events of a real trace: allocated and reserved per device.
     void memoryRowsOfARealTrace() {
         ViewerState state;

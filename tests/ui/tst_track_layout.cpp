@@ -38,6 +38,8 @@ QStringList rowNames(const TrackModel& m) {
             out << QStringLiteral("pinned");
         else if (r.kind == Kind::ProcessHeader)
             out << m.processLabel(r.process);
+        else if (r.kind == Kind::Counter)
+            out << QString::fromStdString(m.counter(r).name);
         else
             out << m.qualifiedLabel(r.track) + QStringLiteral(" %1").arg(r.level);
     }
