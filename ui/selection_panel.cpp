@@ -120,13 +120,10 @@ QString SelectionPanel::streamsText() const {
                           formatDuration(st.idleNs), formatDuration(st.commOverlapNs));
     }
     const Hotspots& h = s->hotspots;
-    parts << tr("GPU time by Python line: %1 charged to %2 lines (top: %3), %4 unresolved")
+    // The lines themselves are in the table below.
+    parts << tr("GPU time by Python line (below): %1 charged to %2 lines, %3 unresolved")
                  .arg(formatDuration(int64_t(h.annotatedGpuUs * 1000)))
                  .arg(h.lines.size())
-                 .arg(h.lines.empty()
-                          ? tr("none")
-                          : QStringLiteral("%1:%2").arg(QString::fromStdString(h.lines[0].file),
-                                                        QString::number(h.lines[0].line)))
                  .arg(formatDuration(int64_t(h.unresolvedGpuUs * 1000)));
     return parts.join(QLatin1Char('\n'));
 }
