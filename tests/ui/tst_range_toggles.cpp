@@ -4,6 +4,7 @@
 // without compiled kernels the Flame tab says to tick "All kernels" rather than just being empty.
 #include <QCheckBox>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 #include <set>
 
@@ -53,6 +54,13 @@ bool showsLines(HotspotsPanel* panel, const Hotspots& expected) {
 // Waits for a recomputation the toggles started (if any) to be shown.
 bool settled(HotspotsPanel* panel) {
     return QTest::qWaitFor([&] { return !panel->isComputing(); }, 60000);
+}
+
+// The title of a page's tab.
+QString tabTitle(MainWindow& window, QWidget* page) {
+    for (QTabWidget* tabs : window.findChildren<QTabWidget*>())
+        if (tabs->indexOf(page) >= 0) return tabs->tabText(tabs->indexOf(page));
+    return {};
 }
 
 // Every kernel event the Kernels tab lists.
@@ -125,6 +133,7 @@ private slots:
         const Hotspots all = computeHotspots(*doc.trace, doc.provenance, {{}, &doc.eager});
         QVERIFY(!all.lines.empty());
         QVERIFY(showsLines(panel, all));
+        QCOMPARE(tabTitle(window, panel), QStringLiteral("Hotspots (%1)").arg(all.lines.size()));
 
         const TimeRange half = firstHalf(doc);
         window.state()->setSelectedRange(RangeSelection{half, {}});
