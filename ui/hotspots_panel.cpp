@@ -180,7 +180,6 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
 void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
     doc_ = std::move(doc);
     ++generation_;  // drops a result for the previous document
-    stale_ = true;
     // The document's own figures at once; recomputed when a toggle asks for others.
     showHotspots(doc_ ? std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots) : nullptr, {});
     if (allKernels_->isChecked()) invalidate();
