@@ -90,6 +90,11 @@ void FlameGraphView::layoutBars() {
     place(0, 0, 0);
 }
 
+void FlameGraphView::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    update();
+}
+
 void FlameGraphView::resizeEvent(QResizeEvent*) {
     layoutBars();
 }
@@ -99,7 +104,8 @@ void FlameGraphView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), palette().base());
     if (bars_.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("No time to show"));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   emptyText_.isEmpty() ? tr("No time to show") : emptyText_);
         return;
     }
     const QFontMetrics fm(font());

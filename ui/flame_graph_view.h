@@ -15,6 +15,9 @@ public:
     explicit FlameGraphView(QWidget* parent = nullptr);
 
     void setGraph(stackline::FlameGraph graph);
+    // What an empty graph shows instead of bars (a default when empty).
+    void setEmptyText(const QString& text);
+    QString emptyText() const { return emptyText_; }
     const stackline::FlameGraph& graph() const { return graph_; }
     int64_t totalNs() const { return graph_.root().valueNs; }
     // Where a node's bar is drawn (empty when it is too narrow to draw or not laid out).
@@ -43,4 +46,5 @@ private:
     stackline::FlameGraph graph_;
     std::vector<Bar> bars_;  // parents before children
     int depth_ = 0;
+    QString emptyText_;
 };

@@ -89,6 +89,14 @@ void FlamePanel::rebuild() {
             what = tr("CPU time of %1").arg(QString::fromStdString(t.name));
         }
     }
+    // Eager-only traces (no compiled kernels) would otherwise look empty: say what to tick.
+    const bool eagerHidden = doc && mode_->currentIndex() == GpuByPythonPath &&
+                             !allKernels_->isChecked() && graph.root().valueNs == 0 &&
+                             doc->eager.count() > 0;
+    view_->setEmptyText(eagerHidden ? tr("No time to show: no compiled kernels here. Tick "
+                                         "\"%1\" to see eager kernels by their Python stack.")
+                                          .arg(allKernels_->text())
+                                    : QString());
     view_->setGraph(std::move(graph));
     summary_->setText(doc ? tr("%1, %2: %3").arg(what, where, formatDuration(view_->totalNs()))
                           : QString());

@@ -1,5 +1,6 @@
 #include "hotspots_panel.h"
 
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -9,6 +10,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -16,6 +18,7 @@
 #include "instance_stepper.h"
 #include "kernel_name_text.h"
 #include "palette.h"
+#include "range_toggle.h"
 #include "stack_frames.h"
 #include "table_panel.h"
 #include "viewer_state.h"
@@ -39,8 +42,14 @@ HotspotsModel::HotspotsModel()
     : TableModel({tr("File"), tr("Line"), tr("Function"), tr("Code"), tr("Self"), tr("Total"),
                   tr("Launches"), tr("Kernels")}) {}
 
+void HotspotsModel::show(std::shared_ptr<const Document> doc,
+                         std::shared_ptr<const Hotspots> hotspots) {
+    hotspots_ = doc ? std::move(hotspots) : nullptr;
+    setDocument(std::move(doc));
+}
+
 int HotspotsModel::rebuild() {
-    return doc_ ? int(doc_->hotspots.lines.size()) : 0;
+    return doc_ && hotspots_ ? int(hotspots_->lines.size()) : 0;
 }
 
 QVariant HotspotsModel::text(int row, int column) const {
@@ -128,6 +137,18 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     auto* right = new QWidget;
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(2, 2, 2, 2);
+    rangeOnly_ = new RangeToggle(state_);
+    allKernels_ = new QCheckBox(tr("All kernels (eager too)"));
+    allKernels_->setToolTip(
+        tr("Also count kernels outside compiled regions, by their Python stack in the trace"));
+    table_->addBesideFilter(rangeOnly_);
+    table_->addBesideFilter(allKernels_);
+    connect(rangeOnly_, &RangeToggle::activeChanged, this, &HotspotsPanel::invalidate);
+    connect(allKernels_, &QCheckBox::toggled, this, &HotspotsPanel::invalidate);
+    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
+        const Computed c = watcher_.result();
+        if (c.generation == generation_) showHotspots(c.hotspots, c.options);
+    });
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     rl->addWidget(summary_);
@@ -158,15 +179,73 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
 
 void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
     doc_ = std::move(doc);
-    model_->setDocument(doc_);
+    ++generation_;  // drops a result for the previous document
+    // The document's own figures at once; recomputed when a toggle asks for others.
+    showHotspots(doc_ ? std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots) : nullptr, {});
+    if (allKernels_->isChecked()) invalidate();
+}
+
+void HotspotsPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (stale_) recompute();
+}
+
+void HotspotsPanel::invalidate() {
+    stale_ = true;
+    if (isVisible()) recompute();
+}
+
+void HotspotsPanel::recompute() {
+    stale_ = false;
+    if (!doc_) return;
+    KernelStacksOptions options;
+    if (const auto range = rangeOnly_->active()) options.range = range->range;
+    if (allKernels_->isChecked()) options.eager = &doc_->eager;
+    ++generation_;
+    if (options.range.isAll() && !options.eager) {
+        showHotspots(std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots), options);
+        return;
+    }
+    // A big trace takes a while: off the GUI thread; a newer request supersedes this one.
+    computing_ = true;
+    summary_->setText(tr("Computing…"));
+    watcher_.setFuture(
+        QtConcurrent::run([doc = doc_, options, generation = generation_]() -> Computed {
+            return {generation, options,
+                    std::make_shared<const Hotspots>(
+                        computeHotspots(*doc->trace, doc->provenance, options))};
+        }));
+}
+
+void HotspotsPanel::showHotspots(std::shared_ptr<const Hotspots> hotspots,
+                                 KernelStacksOptions options) {
+    computing_ = false;
+    shownOptions_ = options;
+    model_->show(doc_, std::move(hotspots));
     selected_ = -1;
     kernels_->clear();
     stepper_->setInstances(nullptr, {});
-    summary_->setText(doc_ ? tr("Annotated GPU time %1; unresolved %2. Select a line to highlight "
-                                "its kernels on the timeline.")
-                                 .arg(formatMicroseconds(doc_->hotspots.annotatedGpuUs),
-                                      formatMicroseconds(doc_->hotspots.unresolvedGpuUs))
-                           : QString());
+    const Hotspots* h = model_->hotspots();
+    if (!h) {
+        summary_->clear();
+    } else {
+        const QString scope =
+            (options.range.isAll()
+                 ? tr("whole trace")
+                 : tr("selected range (%1)").arg(formatDuration(options.range.length()))) +
+            (options.eager ? tr(", all kernels") : tr(", compiled kernels"));
+        // An eager-only trace would show nothing: say what to tick.
+        if (h->lines.empty() && !options.eager && doc_->eager.count() > 0)
+            summary_->setText(tr("%1: no compiled kernels. Tick \"%2\" to see eager kernels by "
+                                 "their Python stack.")
+                                  .arg(scope, allKernels_->text()));
+        else
+            summary_->setText(tr("%1: charged GPU time %2; unresolved %3. Select a line to "
+                                 "highlight its kernels on the timeline.")
+                                  .arg(scope, formatMicroseconds(h->annotatedGpuUs),
+                                       formatMicroseconds(h->unresolvedGpuUs)));
+    }
+    emit linesChanged();
 }
 
 int HotspotsPanel::count() const {

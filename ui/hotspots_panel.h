@@ -1,12 +1,15 @@
 // Source hotspots: GPU kernel time by Python source line (core computeHotspots), sorted by self
-// time, in the unit that suits each; a row's tooltip names its full path. Choosing a line
-// highlights the kernel events it launched (through the viewer state), shows its source and lists
-// its kernels; the stepper goes through the line's kernel events, or through the instances of the
-// kernel chosen in the list (choosing one selects its first instance). When another kernel is
-// selected, the line that launched it is marked and listed (the highlight stays what the user
-// chose).
+// time, in the unit that suits each; a row's tooltip names its full path. Over the whole trace
+// and compiled kernels by default; "Range only" restricts it to the selected range and "All
+// kernels" counts eager kernels too (both recomputed off the GUI thread while the tab is shown).
+// Choosing a line highlights the kernel events it launched (through the viewer state), shows its
+// source and lists its kernels; the stepper goes through the line's kernel events, or through the
+// instances of the kernel chosen in the list (choosing one selects its first instance). When
+// another kernel is selected, the line that launched it is marked and listed (the highlight stays
+// what the user chose).
 #pragma once
 
+#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -15,7 +18,9 @@
 #include "table_model.h"
 
 class InstanceStepper;
+class QCheckBox;
 class QLabel;
+class RangeToggle;
 class QListWidget;
 class TablePanel;
 class ViewerState;
@@ -27,12 +32,19 @@ public:
 
     HotspotsModel();
 
-    const stackline::SourceLine& line(int row) const { return doc_->hotspots.lines[size_t(row)]; }
+    // Shows these lines of doc (null: none).
+    void show(std::shared_ptr<const Document> doc,
+              std::shared_ptr<const stackline::Hotspots> hotspots);
+    const stackline::SourceLine& line(int row) const { return hotspots_->lines[size_t(row)]; }
+    // The figures shown (null when none).
+    const stackline::Hotspots* hotspots() const { return hotspots_.get(); }
 
 private:
     int rebuild() override;
     QVariant text(int row, int column) const override;
     QVariant extra(int row, int column, int role) const override;
+
+    std::shared_ptr<const stackline::Hotspots> hotspots_;
 };
 
 class HotspotsPanel : public QWidget {
@@ -44,14 +56,31 @@ public:
     TablePanel* table() const { return table_; }
     QListWidget* kernelList() const { return kernels_; }
     InstanceStepper* stepper() const { return stepper_; }
+    RangeToggle* rangeOnly() const { return rangeOnly_; }
+    QCheckBox* allKernels() const { return allKernels_; }
+    // The options the shown lines were computed with; true while a recomputation runs.
+    const stackline::KernelStacksOptions& options() const { return shownOptions_; }
+    bool isComputing() const { return computing_; }
     // Chooses the line shown at this (sorted) position of the table; -1 clears.
     void selectVisualRow(int row);
     // The source-model row shown, or -1.
     int selectedLine() const { return selected_; }
     int count() const;
 
+signals:
+    // The lines shown were replaced (another document, range or kernel set).
+    void linesChanged();
+
+protected:
+    void showEvent(QShowEvent* e) override;
+
 private:
     void setDocument(std::shared_ptr<const Document> doc);
+    // The toggles or the range changed: recompute now when shown, else when next shown.
+    void invalidate();
+    void recompute();
+    void showHotspots(std::shared_ptr<const stackline::Hotspots> hotspots,
+                      stackline::KernelStacksOptions options);
     // The user chose a line: highlight its kernels, show its source.
     void chooseLine(int sourceRow);
     // Lists a line's kernels and sums it up; the stepper goes through its kernel events.
@@ -70,6 +99,18 @@ private:
     QLabel* summary_;
     QListWidget* kernels_;
     InstanceStepper* stepper_;
+    RangeToggle* rangeOnly_;
+    QCheckBox* allKernels_;
+    struct Computed {
+        uint64_t generation = 0;
+        stackline::KernelStacksOptions options;
+        std::shared_ptr<const stackline::Hotspots> hotspots;
+    };
+    QFutureWatcher<Computed> watcher_;
+    uint64_t generation_ = 0;  // of the latest request; older results are dropped
+    stackline::KernelStacksOptions shownOptions_;
+    bool stale_ = false;
+    bool computing_ = false;  // the lines asked for are not shown yet
     int selected_ = -1;
     bool following_ = false;  // marking a row is not choosing it
 };

@@ -8,6 +8,7 @@
 #include "instance_stepper.h"
 #include "kernel_name_text.h"
 #include "palette.h"
+#include "range_toggle.h"
 #include "viewer_state.h"
 
 using namespace stackline;
@@ -15,13 +16,32 @@ using namespace stackline;
 KernelsModel::KernelsModel()
     : TableModel({tr("Kernel"), tr("Count"), tr("Total"), tr("Mean"), tr("Status")}) {}
 
+void KernelsModel::show(std::shared_ptr<const Document> doc, std::optional<RangeSelection> range) {
+    range_ = std::move(range);
+    setDocument(std::move(doc));
+}
+
 int KernelsModel::rebuild() {
     entries_.clear();
     byName_.clear();
     if (doc_) {
         const EventTable& ev = doc_->events();
+        // The range's tracks (all when it names none), as summarizeRange counts slices.
+        std::vector<bool> onTrack;
+        if (range_ && !range_->tracks.empty()) {
+            onTrack.assign(doc_->tracks.tracks().size(), false);
+            for (uint32_t t : range_->tracks)
+                if (t < onTrack.size()) onTrack[t] = true;
+        }
+        auto inRange = [&](uint32_t row) {
+            if (!range_) return true;
+            if (!range_->range.overlaps(ev.tsNs[row], ev.durNs[row])) return false;
+            if (onTrack.empty()) return true;
+            const uint32_t t = doc_->tracks.trackOf(row);
+            return t < onTrack.size() && onTrack[t];
+        };
         for (uint32_t row = 0; row < ev.size(); ++row) {
-            if (ev.phase[row] != 'X' || !doc_->isKernel(row)) continue;
+            if (ev.phase[row] != 'X' || !doc_->isKernel(row) || !inRange(row)) continue;
             const uint32_t name = ev.kinds[row].name == ValueKind::String ? ev.name[row] : 0;
             auto [it, inserted] = byName_.try_emplace(name, entries_.size());
             if (inserted) {
@@ -29,7 +49,7 @@ int KernelsModel::rebuild() {
                 entries_.back().name = displayName(ev.nameOf(row));
             }
             Entry& e = entries_[it->second];
-            e.total += ev.durNs[row];
+            e.total += range_ ? range_->range.clip(ev.tsNs[row], ev.durNs[row]) : ev.durNs[row];
             e.instances.push_back(row);
             switch (doc_->status(row)) {
                 case KernelStatus::Annotated:
@@ -115,7 +135,9 @@ KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     : TablePanel(new KernelsModel, tr("Filter kernels by name…"), parent),
       state_(state),
       model_(static_cast<KernelsModel*>(proxy()->sourceModel())),
-      stepper_(new InstanceStepper(state)) {
+      stepper_(new InstanceStepper(state)),
+      rangeOnly_(new RangeToggle(state)) {
+    addBesideFilter(rangeOnly_);
     addBesideFilter(stepper_);
     view()->sortByColumn(KernelsModel::Total, Qt::DescendingOrder);
     view()->horizontalHeader()->resizeSection(KernelsModel::Name, 420);
@@ -130,9 +152,11 @@ KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     });
     connect(state_, &ViewerState::documentsChanged, this, [this] {
         doc_ = state_->current();
-        model_->setDocument(doc_);
-        stepped_ = -1;
-        stepper_->setInstances(nullptr, {});
+        refill();
+    });
+    connect(rangeOnly_, &RangeToggle::activeChanged, this, [this] {
+        stale_ = true;
+        if (isVisible()) refill();
     });
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const int row = model_->rowOf(state_->selectedRow(doc_.get()));
@@ -146,4 +170,17 @@ void KernelsPanel::stepThrough(int row) {
     if (row == stepped_) return;
     stepped_ = row;
     stepper_->setInstances(doc_, model_->entry(row).instances);
+}
+
+void KernelsPanel::refill() {
+    stale_ = false;
+    model_->show(doc_, rangeOnly_->active());
+    stepped_ = -1;
+    stepper_->setInstances(nullptr, {});
+    markSourceRow(model_->rowOf(state_->selectedRow(doc_.get())));
+}
+
+void KernelsPanel::showEvent(QShowEvent* e) {
+    TablePanel::showEvent(e);
+    if (stale_) refill();
 }

@@ -1,18 +1,22 @@
 // Every GPU kernel name with its count, total and mean time and provenance status. Activating a
 // row selects the next instance of that kernel after the current selection; the row of the
 // selected kernel is marked, and the stepper beside the filter steps through its instances.
+// "Range only" lists the kernels overlapping the selected range (on its tracks when it names
+// some, as the Selection tab counts slices), with their time inside it.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "document.h"
 #include "table_model.h"
 #include "table_panel.h"
+#include "viewer_state.h"
 
 class InstanceStepper;
-class ViewerState;
+class RangeToggle;
 
 class KernelsModel : public TableModel {
     Q_OBJECT
@@ -27,6 +31,9 @@ public:
 
     KernelsModel();
 
+    // Lists doc's kernels, those of range only when given (null doc: none).
+    void show(std::shared_ptr<const Document> doc, std::optional<RangeSelection> range);
+
     const Entry& entry(int row) const { return entries_[size_t(row)]; }
     // The row of a kernel event's name; -1 when the event is not a kernel listed here.
     int rowOf(uint32_t event) const;
@@ -36,6 +43,7 @@ private:
     QVariant text(int row, int column) const override;
     QVariant extra(int row, int column, int role) const override;
 
+    std::optional<RangeSelection> range_;  // none: the whole trace
     std::vector<Entry> entries_;
     std::unordered_map<uint32_t, size_t> byName_;  // name id -> entry
 };
@@ -47,14 +55,22 @@ public:
     KernelsModel* model() const { return model_; }
     // Steps through the instances of the marked kernel.
     InstanceStepper* stepper() const { return stepper_; }
+    RangeToggle* rangeOnly() const { return rangeOnly_; }
+
+protected:
+    void showEvent(QShowEvent* e) override;
 
 private:
     // The stepper goes through this row's kernel.
     void stepThrough(int row);
+    // Lists the current document's kernels (of the range when the toggle says so).
+    void refill();
 
     ViewerState* state_;
     KernelsModel* model_;
     InstanceStepper* stepper_;
-    int stepped_ = -1;  // the row the stepper goes through
+    RangeToggle* rangeOnly_;
+    bool stale_ = false;  // the range changed while the tab was hidden
+    int stepped_ = -1;    // the row the stepper goes through
     std::shared_ptr<const Document> doc_;
 };

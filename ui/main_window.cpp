@@ -98,6 +98,9 @@ void MainWindow::buildLayout() {
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
+    // Its toggles change the lines shown without another document.
+    connect(hotspots_, &HotspotsPanel::linesChanged, this,
+            [this] { tabs_->setTabText(3, tr("Hotspots (%1)").arg(hotspots_->count())); });
     tabs_->addTab(kernels_, tr("Kernels"));
     tabs_->addTab(unresolved_, tr("Unresolved"));
     tabs_->addTab(diagnostics_, tr("Diagnostics"));

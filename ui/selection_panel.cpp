@@ -1,11 +1,14 @@
 #include "selection_panel.h"
 
 #include <QBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 
 #include "format.h"
+#include "hotspots_panel.h"
 
 using namespace stackline;
 
@@ -22,8 +25,8 @@ void SelectionModel::show(std::shared_ptr<const Document> doc,
 int SelectionModel::rebuild() {
     summary_.reset();
     if (!doc_ || !range_ || range_->range.isAll()) return 0;
-    summary_ =
-        summarizeRange(*doc_->trace, doc_->provenance, doc_->tracks, range_->range, range_->tracks);
+    summary_ = std::make_shared<const RangeSummary>(summarizeRange(
+        *doc_->trace, doc_->provenance, doc_->tracks, range_->range, range_->tracks));
     return int(summary_->slices.size());
 }
 
@@ -73,6 +76,23 @@ SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
     streams_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     static_cast<QBoxLayout*>(layout())->insertWidget(0, streams_);
     view()->sortByColumn(SelectionModel::Wall, Qt::DescendingOrder);
+
+    linesModel_ = new HotspotsModel;
+    lines_ = new TablePanel(linesModel_, tr("Filter the range's Python lines…"));
+    lines_->view()->sortByColumn(HotspotsModel::Self, Qt::DescendingOrder);
+    lines_->view()->horizontalHeader()->resizeSection(HotspotsModel::Code, 300);
+    connect(lines_, &TablePanel::rowActivated, this, [this](int row) {
+        const SourceLine& l = linesModel_->line(row);
+        state_->setHighlighted(l.rows);
+        if (l.line > 0)
+            state_->showSource(QString::fromStdString(l.file), l.line,
+                               QString::fromStdString(l.code));
+    });
+    auto* split = new QSplitter(Qt::Vertical);
+    layout()->removeWidget(view());
+    split->addWidget(view());
+    split->addWidget(lines_);
+    layout()->addWidget(split);
     connect(state_, &ViewerState::documentsChanged, this, &SelectionPanel::refresh);
     connect(state_, &ViewerState::rangeChanged, this, &SelectionPanel::refresh);
     refresh();
@@ -80,6 +100,10 @@ SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
 
 void SelectionPanel::refresh() {
     model_->show(state_->current(), state_->selectedRange());
+    const auto& summary = model_->summary();
+    linesModel_->show(
+        summary ? state_->current() : nullptr,
+        summary ? std::shared_ptr<const Hotspots>(summary, &summary->hotspots) : nullptr);
     streams_->setText(streamsText());
 }
 
@@ -96,13 +120,10 @@ QString SelectionPanel::streamsText() const {
                           formatDuration(st.idleNs), formatDuration(st.commOverlapNs));
     }
     const Hotspots& h = s->hotspots;
-    parts << tr("GPU time by Python line: %1 charged to %2 lines (top: %3), %4 unresolved")
+    // The lines themselves are in the table below.
+    parts << tr("GPU time by Python line (below): %1 charged to %2 lines, %3 unresolved")
                  .arg(formatDuration(int64_t(h.annotatedGpuUs * 1000)))
                  .arg(h.lines.size())
-                 .arg(h.lines.empty()
-                          ? tr("none")
-                          : QStringLiteral("%1:%2").arg(QString::fromStdString(h.lines[0].file),
-                                                        QString::number(h.lines[0].line)))
                  .arg(formatDuration(int64_t(h.unresolvedGpuUs * 1000)));
     return parts.join(QLatin1Char('\n'));
 }

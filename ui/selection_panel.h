@@ -1,6 +1,7 @@
 // The Selection tab: the range summary (core/range_summary.h) of the viewer's selected range:
 // slices per name and process in the table, GPU streams' busy, idle and communication-overlap
-// time and the GPU time charged to Python lines in the line above it.
+// time in the text above it, and the GPU time charged to Python lines in the table below it
+// (the Hotspots tab's columns; choosing a line highlights its kernels and shows its source).
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 #include "table_panel.h"
 #include "viewer_state.h"
 
+class HotspotsModel;
 class QLabel;
 
 class SelectionModel : public TableModel {
@@ -20,14 +22,15 @@ public:
     SelectionModel();
     // Summarises range in doc (no rows without either).
     void show(std::shared_ptr<const Document> doc, std::optional<RangeSelection> range);
-    const std::optional<stackline::RangeSummary>& summary() const { return summary_; }
+    // Null when no range is summarised.
+    const std::shared_ptr<const stackline::RangeSummary>& summary() const { return summary_; }
 
 private:
     int rebuild() override;
     QVariant text(int row, int column) const override;
     QVariant extra(int row, int column, int role) const override;
     std::optional<RangeSelection> range_;
-    std::optional<stackline::RangeSummary> summary_;
+    std::shared_ptr<const stackline::RangeSummary> summary_;
 };
 
 class SelectionPanel : public TablePanel {
@@ -35,6 +38,9 @@ class SelectionPanel : public TablePanel {
 public:
     explicit SelectionPanel(ViewerState* state, QWidget* parent = nullptr);
     SelectionModel* model() const { return model_; }
+    // The range's GPU time by Python line.
+    TablePanel* lines() const { return lines_; }
+    HotspotsModel* linesModel() const { return linesModel_; }
     // The streams and Python-line figures, as shown.
     QString streamsText() const;
 
@@ -43,4 +49,6 @@ private:
     ViewerState* state_;
     SelectionModel* model_;
     QLabel* streams_;
+    TablePanel* lines_;
+    HotspotsModel* linesModel_;
 };

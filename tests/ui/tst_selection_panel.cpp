@@ -1,12 +1,16 @@
 // The Selection tab shows, for a range set in the viewer, the figures of
-// `stackline-cli summary --range --json` (the core's range summary).
+// `stackline-cli summary --range --json` (the core's range summary), its GPU time by Python line
+// too; choosing a line opens its source.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QTest>
+#include <cmath>
 
 #include "format.h"
+#include "hotspots_panel.h"
 #include "range_summary.h"
 #include "selection_panel.h"
 #include "viewer_state.h"
@@ -61,6 +65,52 @@ private slots:
 
         window.state()->setSelectedRange(std::nullopt);
         QCOMPARE(panel->count(), 0);
+    }
+
+    void listsTheRangesPythonLinesAsTheCliDoes() {
+        const QString trace = QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.pt.trace.json");
+        MainWindow window;
+        QVERIFY(openTrace(window, trace));
+        const Document& doc = *window.document();
+        const int64_t origin = stackline::traceOriginNs(doc.events());
+        // The first half of the trace, in whole microseconds from the origin.
+        const int64_t endUs = (doc.tracks.endNs() - origin) / 2000;
+        QByteArray out;
+        QVERIFY(runCli({"summary", trace, "--range", QStringLiteral("0:%1").arg(endUs), "--json"},
+                       &out));
+        const QJsonObject cli = QJsonDocument::fromJson(out).object();
+        const QJsonArray lines = cli["gpu_by_python_line"].toObject()["lines"].toArray();
+        QVERIFY(!lines.isEmpty());
+
+        SelectionPanel* panel = window.selection();
+        QCOMPARE(panel->lines()->count(), 0);
+        window.state()->setSelectedRange(RangeSelection{{origin, origin + endUs * 1000}, {}});
+        HotspotsModel* model = panel->linesModel();
+        QCOMPARE(model->rowCount(), lines.size());  // fewer than the CLI's --top default
+        QVERIFY(model->hotspots()->annotatedGpuUs < doc.hotspots.annotatedGpuUs);
+        for (int i = 0; i < lines.size(); ++i) {
+            const QJsonObject want = lines[i].toObject();
+            const stackline::SourceLine& got = model->line(i);
+            QCOMPARE(QString::fromStdString(got.file), want["file"].toString());
+            QCOMPARE(got.line, want["line"].toInt());
+            QCOMPARE(QString::fromStdString(got.function), want["function"].toString());
+            QCOMPARE(qint64(std::llround(got.selfUs * 1000)), want["self_ns"].toInteger());
+            QCOMPARE(qint64(std::llround(got.totalUs * 1000)), want["total_ns"].toInteger());
+            QCOMPARE(qint64(got.launches), want["launches"].toInteger());
+            QCOMPARE(model->index(i, HotspotsModel::Self).data().toString(),
+                     formatMicroseconds(got.selfUs));
+        }
+
+        // Choosing a line highlights its kernels and asks for its source.
+        QSignalSpy source(window.state(), &ViewerState::sourceRequested);
+        panel->lines()->activateSourceRow(0);
+        QCOMPARE(source.size(), 1);
+        QCOMPARE(source.at(0).at(0).toString(), lines[0].toObject()["file"].toString());
+        QCOMPARE(source.at(0).at(1).toInt(), lines[0].toObject()["line"].toInt());
+        QCOMPARE(window.state()->highlighted(), model->line(0).rows);
+
+        window.state()->setSelectedRange(std::nullopt);
+        QCOMPARE(panel->lines()->count(), 0);
     }
 };
 

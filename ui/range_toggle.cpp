@@ -1,0 +1,22 @@
+#include "range_toggle.h"
+
+RangeToggle::RangeToggle(ViewerState* state, QWidget* parent)
+    : QCheckBox(tr("Range only"), parent), state_(state) {
+    setToolTip(
+        tr("Only what overlaps the selected time range (drag on the ruler, or Shift+drag "
+           "over tracks); disabled while no range is selected"));
+    auto follow = [this] { setEnabled(state_->selectedRange().has_value()); };
+    connect(state_, &ViewerState::rangeChanged, this, [this, follow] {
+        follow();
+        if (isChecked()) emit activeChanged();
+    });
+    connect(state_, &ViewerState::documentsChanged, this, follow);
+    connect(this, &QCheckBox::toggled, this, [this] {
+        if (state_->selectedRange()) emit activeChanged();
+    });
+    follow();
+}
+
+std::optional<RangeSelection> RangeToggle::active() const {
+    return isChecked() ? state_->selectedRange() : std::nullopt;
+}
