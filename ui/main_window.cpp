@@ -191,8 +191,8 @@ void MainWindow::buildMenus() {
     add(view, tr("Zoom to &Selection"), QKeySequence(Qt::Key_F), &TimelineView::zoomToSelection);
     add(view, tr("Re&set Zoom"), QKeySequence(Qt::Key_0), &TimelineView::resetZoom);
     view->addSeparator();
-    add(view, tr("Show All &Flows in View"), {}, &TimelineView::setShowAllFlows)
-        ->setCheckable(true);
+    showAllFlows_ = add(view, tr("Show All &Flows in View"), {}, &TimelineView::setShowAllFlows);
+    showAllFlows_->setCheckable(true);
     add(view, tr("Drop &Marker"), QKeySequence(Qt::Key_M), &TimelineView::dropMarker);
     documentActions_ << view->addAction(tr("&Clear Markers"), QKeySequence(Qt::SHIFT | Qt::Key_M),
                                         state_, &ViewerState::clearMarkers);

@@ -22,6 +22,7 @@ class SourceView;
 class FlamePanel;
 class KernelsPanel;
 class SelectionPanel;
+class QAction;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -75,6 +76,8 @@ public:
     ReloadBanner* reloadBanner() const { return banner_; }
     TraceFileWatcher* fileWatcher() const { return watcher_; }
     QTabWidget* tabs() const { return tabs_; }
+    // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
+    QAction* showAllFlowsAction() const { return showAllFlows_; }
     // Shows the tab named kernels, unresolved, diagnostics, hotspots or source; false if none.
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
@@ -126,6 +129,7 @@ private:
     SourceView* source_;
     FlamePanel* flame_;
     QTabWidget* tabs_;
+    QAction* showAllFlows_ = nullptr;
     SearchController* search_;
     RecentFiles* recent_;
     ReloadBanner* banner_;

@@ -1,12 +1,14 @@
 // stackline: the desktop viewer.
 //   stackline [TRACE...] [--kernel-info KINFO] [--select NAME_OR_UID] [--tab TAB]
-//             [--hotspot N] [--screenshot PNG [--window-size WxH]]
+//             [--hotspot N] [--range START_US:END_US] [--marker US]... [--show-flows]
+//             [--screenshot PNG [--window-size WxH]]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
 // with its recorded source folder /home/alice/proj mapped there). With several traces it opens
 // the first and starts one more stackline per other trace (a file manager's "Open" on a
 // selection: Exec=stackline %F). With --screenshot it loads the trace, selects and centres the
 // event, renders the whole window (1600x1000 unless --window-size) to PNG and exits (0 on success,
 // 2 when the trace cannot be loaded or the event is not found).
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -22,7 +24,9 @@
 #include "hotspots_panel.h"
 #include "main_window.h"
 #include "path_map.h"
+#include "range_option.h"
 #include "search_controller.h"
+#include "startup_view.h"
 #include "timeline_view.h"
 #include "viewer_state.h"
 
@@ -81,6 +85,18 @@ int main(int argc, char** argv) {
         QStringLiteral("hotspot"),
         QStringLiteral("Select the N-th source line (1: the top one) of the Hotspots tab."),
         QStringLiteral("N"));
+    const QCommandLineOption range(
+        QStringLiteral("range"),
+        QStringLiteral("Select this time range over every track and zoom to it: microseconds "
+                       "(up to 3 decimals) from the trace's origin, the zero of the ruler and of "
+                       "stackline-cli summary --range."),
+        QStringLiteral("START_US:END_US"));
+    const QCommandLineOption marker(
+        QStringLiteral("marker"),
+        QStringLiteral("Drop a marker at this time (microseconds from the origin); repeatable."),
+        QStringLiteral("US"));
+    const QCommandLineOption showFlows(QStringLiteral("show-flows"),
+                                       QStringLiteral("Turn on View → Show All Flows in View."));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window to PNG once loaded, then exit."), QStringLiteral("PNG"));
@@ -88,14 +104,15 @@ int main(int argc, char** argv) {
         QStringLiteral("window-size"),
         QStringLiteral("The window's size for --screenshot (default 1600x1000)."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    cli.addOptions({kernelInfo, select, tab, hotspot, screenshot, windowSize});
+    cli.addOptions(
+        {kernelInfo, select, tab, hotspot, range, marker, showFlows, screenshot, windowSize});
     cli.process(app);
 
     const QStringList args = cli.positionalArguments();
     const QString png = cli.value(screenshot);
     if (args.size() > 1) {
-        for (const QCommandLineOption* o :
-             {&kernelInfo, &select, &tab, &hotspot, &screenshot, &windowSize})
+        for (const QCommandLineOption* o : {&kernelInfo, &select, &tab, &hotspot, &range, &marker,
+                                            &showFlows, &screenshot, &windowSize})
             if (cli.isSet(*o)) {
                 std::fprintf(stderr, "stackline: --%s works with one TRACE only\n",
                              qPrintable(o->names().constFirst()));
@@ -112,6 +129,25 @@ int main(int argc, char** argv) {
     if (size.size() != 2 || width <= 0 || height <= 0) {
         std::fprintf(stderr, "stackline: --window-size wants WIDTHxHEIGHT, e.g. 800x1000\n");
         return 2;
+    }
+    StartupView startupView;
+    if (cli.isSet(range)) {
+        std::string error;
+        startupView.range = stackline::parseRangeOption(cli.value(range).toStdString(), &error);
+        if (!startupView.range) {
+            std::fprintf(stderr, "stackline: %s\n", error.c_str());
+            return 2;
+        }
+    }
+    for (const QString& text : cli.values(marker)) {
+        const std::optional<int64_t> ns = stackline::parseMicroseconds(text.toStdString());
+        if (!ns) {
+            std::fprintf(stderr,
+                         "stackline: --marker needs microseconds (up to 3 decimals), not '%s'\n",
+                         qPrintable(text));
+            return 2;
+        }
+        startupView.markers.push_back(*ns);
     }
     QString trace = args.value(0);
     // Without a trace: the bundled example, from a folder that lives as long as this session.
@@ -145,6 +181,10 @@ int main(int argc, char** argv) {
             }
             window.state()->focus(row);
         }
+        // After --select, so that the range's zoom is the one shown.
+        applyStartupView(*window.state(), startupView);
+        if (cli.isSet(showFlows) && !window.showAllFlowsAction()->isChecked())
+            window.showAllFlowsAction()->trigger();
         if (cli.isSet(hotspot)) {
             window.showTab(QStringLiteral("hotspots"));
             window.hotspots()->selectVisualRow(cli.value(hotspot).toInt() - 1);

@@ -1,0 +1,111 @@
+#include "cli_options.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <iostream>
+#include <vector>
+
+namespace cli {
+
+namespace {
+
+const char* kUsage = R"(usage:
+  stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
+                              [--timings] [--threads N]
+  stackline-cli summary TRACE [--kernel-info KINFO] [--range START_US:END_US] [--json]
+  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json | --folded] [--eager]
+  stackline-cli kernel-info KINFO [-o OUT]
+
+TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information: the
+registry (JSON, as stackline_handler.py saves it), a TORCH_TRACE log (dedicated_log_torch_trace_*.log)
+or its folder, a tlparse output folder, or AOTInductor's kernel_information.json. Without
+--kernel-info, TRACE's "<name>.kernel_info.json" or "kernel_info.json" beside it is used when
+present. OUT is written as gzip when it ends in .gz.
+
+kernel-info reads KINFO in any of these forms and writes it as a registry file (to stdout without
+-o): save it as "<trace without .json>.kernel_info.json" and the trace opens with its stacks.
+
+summary --range summarizes [START_US, END_US): microseconds (up to 3 decimals) from the trace's
+origin, the smallest ts of its events other than metadata (ph "M"), which is also the zero of the
+viewer's ruler. Per name and process: the X slices overlapping the range, clipped to it (count,
+wall, average and self time, share of the range); per GPU stream: busy and idle time and the time
+its compute kernels overlap NCCL/RCCL kernels; GPU kernel time by Python line. --json gives
+integer nanoseconds.
+
+hotspots lists GPU kernel time by Python source line: self time (each annotated kernel's time
+split among the innermost lines of its stacks) and total time (in full for every line of them).
+With --folded it writes GPU time by Python call path as folded stacks ("frame;frame;frame NS",
+frames outermost first as "file:line function", time in integer nanoseconds), the input of
+flamegraph.pl, speedscope and Perfetto.
+With --eager, kernels outside compiled regions count too, with their eager stack: the
+python_function slices around their launch in a trace recorded with with_stack=True.
+
+exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
+)";
+
+}  // namespace
+
+void usageError(const std::string& message) {
+    std::cerr << "stackline-cli: " << message << "\n\n" << kUsage;
+    std::exit(kExitInput);
+}
+
+Args parseArgs(int argc, char** argv) {
+    Args a;
+    std::vector<std::string> positional;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usageError(arg + " needs a value");
+            return argv[++i];
+        };
+        auto count = [&](unsigned long max) -> unsigned long {
+            std::string v = value();
+            unsigned long n = 0;
+            auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (error != std::errc() || end != v.data() + v.size() || v.empty() || n > max)
+                usageError(arg + " needs a whole number up to " + std::to_string(max) + ", not '" +
+                           v + "'");
+            return n;
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::cout << kUsage;
+            std::exit(0);
+        } else if (arg == "--kernel-info") {
+            a.kernelInfo = value();
+        } else if (arg == "-o" || arg == "--output") {
+            a.out = value();
+        } else if (arg == "--range") {
+            a.range = value();
+        } else if (arg == "--report") {
+            a.report = value();
+        } else if (arg == "--eager") {
+            a.eager = true;
+        } else if (arg == "--json") {
+            a.json = true;
+        } else if (arg == "--folded") {
+            a.folded = true;
+        } else if (arg == "--in-place") {
+            a.inPlace = true;
+        } else if (arg == "--timings") {
+            a.timings = true;
+        } else if (arg == "--top") {
+            a.top = count(1000000000);
+        } else if (arg == "--threads") {
+            a.threads = unsigned(count(1024));
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            usageError("unknown option " + arg);
+        } else {
+            positional.push_back(arg);
+        }
+    }
+    if (positional.empty()) usageError("no command given");
+    a.command = positional[0];
+    if (positional.size() != 2)
+        usageError(a.command + (a.command == "kernel-info" ? " takes exactly one KINFO"
+                                                           : " takes exactly one TRACE"));
+    a.trace = positional[1];
+    return a;
+}
+
+}  // namespace cli

@@ -1,0 +1,25 @@
+// stackline-cli's command line: the options of every command, the usage text and exit codes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace cli {
+
+constexpr int kExitOutput = 1;
+constexpr int kExitInput = 2;
+
+struct Args {
+    std::string command, trace, kernelInfo, out, report, range;
+    bool json = false, inPlace = false, timings = false, folded = false, eager = false;
+    unsigned threads = 0;
+    std::size_t top = 20;
+};
+
+// Prints message and the usage to stderr and exits with kExitInput.
+[[noreturn]] void usageError(const std::string& message);
+
+// -h/--help prints the usage and exits; a malformed command line is a usageError.
+Args parseArgs(int argc, char** argv);
+
+}  // namespace cli

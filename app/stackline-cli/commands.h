@@ -1,0 +1,14 @@
+// stackline-cli's commands, one file each; main() dispatches to them. Each returns the exit
+// status, or throws InputError / OutputError.
+#pragma once
+
+namespace cli {
+
+struct Args;
+
+int annotate(const Args& a);
+int summary(const Args& a);
+int hotspots(const Args& a);
+int kernelInfo(const Args& a);
+
+}  // namespace cli

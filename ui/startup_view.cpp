@@ -1,0 +1,18 @@
+#include "startup_view.h"
+
+#include "range_option.h"
+#include "range_summary.h"
+#include "viewer_state.h"
+#include "zoom_control.h"
+
+void applyStartupView(ViewerState& state, const StartupView& view) {
+    const auto doc = state.current();
+    if (!doc) return;
+    const int64_t origin = stackline::traceOriginNs(doc->events());
+    if (view.range) {
+        const stackline::TimeRange range = stackline::fromOrigin(*view.range, origin);
+        state.setSelectedRange(RangeSelection{range, {}});
+        state.zoom()->setWindow(range.start, range.end);
+    }
+    for (const int64_t marker : view.markers) state.addMarker(origin + marker);
+}
