@@ -240,7 +240,7 @@ void DetailsPanel::setEvent(uint32_t row) {
     title_->setText(displayName(ev.nameOf(row_)));
     title_->setToolTip(nameToolTip(ev.nameOf(row_)) + tr("<p>Right-click or Ctrl+C: copy</p>"));
     category_->setText(QString::fromUtf8(ev.catOf(row_).data(), qsizetype(ev.catOf(row_).size())));
-    const int64_t origin = doc.tracks.startNs();
+    const int64_t origin = doc.originNs;
     start_->setText(tr("+%1 (ts %2 µs)")
                         .arg(formatDuration(ev.tsNs[row_] - origin),
                              QString::fromStdString(formatMicros(ev.tsNs[row_]))));

@@ -26,6 +26,8 @@ struct Document {
     stackline::Provenance provenance;
     stackline::Summary summary;  // the counts `stackline-cli summary` prints
     stackline::TrackIndex tracks;
+    // The timeline's zero, as `--range`'s: the smallest ts of the non-metadata events.
+    int64_t originNs = 0;
     stackline::CounterIndex counters;  // counter and memory graph tracks
     stackline::FlowIndex flows;
     stackline::EagerStacks eager;  // Python stacks of eager kernels, from the trace

@@ -3,6 +3,7 @@
 #include <QObject>
 
 #include "load_pipeline.h"
+#include "range_summary.h"
 
 using namespace stackline;
 
@@ -25,6 +26,7 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
 
     context.setStage(QObject::tr("Building tracks"));
     doc->tracks = TrackIndex::build(doc->trace->events, doc->trace->text());
+    doc->originNs = traceOriginNs(doc->trace->events);
     context.throwIfCancelled();
 
     context.setStage(QObject::tr("Reading counters"));

@@ -1,14 +1,13 @@
 #include "startup_view.h"
 
 #include "range_option.h"
-#include "range_summary.h"
 #include "viewer_state.h"
 #include "zoom_control.h"
 
 void applyStartupView(ViewerState& state, const StartupView& view) {
     const auto doc = state.current();
     if (!doc) return;
-    const int64_t origin = stackline::traceOriginNs(doc->events());
+    const int64_t origin = doc->originNs;
     if (view.range) {
         const stackline::TimeRange range = stackline::fromOrigin(*view.range, origin);
         state.setSelectedRange(RangeSelection{range, {}});

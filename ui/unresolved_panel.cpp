@@ -42,7 +42,7 @@ std::vector<uint32_t> UnresolvedModel::sameKernel(uint32_t event) const {
 }
 
 int64_t UnresolvedModel::startOf(uint32_t row) const {
-    return doc_->events().tsNs[row] - doc_->tracks.startNs();
+    return doc_->events().tsNs[row] - doc_->originNs;
 }
 
 QVariant UnresolvedModel::text(int row, int column) const {

@@ -28,8 +28,7 @@ void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> docu
     markers_.clear();
     history_.clear();
     position_ = 0;
-    if (const auto doc = current())
-        zoom_->setTraceRange(doc->tracks.startNs(), doc->tracks.endNs());
+    if (const auto doc = current()) zoom_->setTraceRange(doc->originNs, doc->tracks.endNs());
     emit documentsChanged();
     emit historyChanged();
 }

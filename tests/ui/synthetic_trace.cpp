@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "range_summary.h"
+
 using namespace stackline;
 
 namespace {
@@ -102,6 +104,7 @@ std::shared_ptr<Document> syntheticDocument(uint64_t events, uint32_t seed, bool
     doc->trace = trace;
     if (index) {
         doc->tracks = TrackIndex::build(t, {}, 0);
+        doc->originNs = traceOriginNs(t);
         doc->flows = FlowIndex::build(t, doc->tracks);
     }
     return doc;

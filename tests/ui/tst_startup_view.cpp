@@ -29,7 +29,7 @@ private slots:
     void initTestCase() { isolateSettings(); }
 
     void rangeAndMarkersUseTheZeroOfTheCliSummary() {
-        const char* text = "15:65.5";  // inside the tracks, which the zoom keeps to
+        const char* text = "5:65.5";  // from before the first slice
         QByteArray out;
         QVERIFY(runCli({"summary", kTrace, "--range", text, "--json"}, &out));
         const QJsonObject cli = QJsonDocument::fromJson(out).object();
@@ -55,6 +55,7 @@ private slots:
         QVERIFY(window.selection()->count() > 0);
 
         const ZoomControl* zoom = window.state()->zoom();
+        QCOMPARE(qint64(zoom->traceStart()), origin);  // the ruler's zero
         QCOMPARE(zoom->windowStart(), selected->range.start);
         QCOMPARE(zoom->windowEnd(), selected->range.end);
         QCOMPARE(window.state()->markers(), (std::vector<int64_t>{origin + 7000, origin + 12250}));
