@@ -19,7 +19,8 @@ std::string deviceLabel(int64_t type, int64_t id) {
     return (type == 1 ? "GPU " : "device " + std::to_string(type) + ":") + std::to_string(id);
 }
 
-void finish(CounterSeries& s) {
+// delta: the points are changes (an old Kineto's Bytes without totals), summed in time order.
+void finish(CounterSeries& s, bool delta) {
     std::vector<size_t> order(s.ts.size());
     std::iota(order.begin(), order.end(), size_t(0));
     std::stable_sort(order.begin(), order.end(),
@@ -32,6 +33,7 @@ void finish(CounterSeries& s) {
         ts.push_back(s.ts[i]);
         value.push_back(s.value[i]);
     }
+    if (delta) std::partial_sum(value.begin(), value.end(), value.begin());
     s.ts = std::move(ts);
     s.value = std::move(value);
     auto [lo, hi] = std::minmax_element(s.value.begin(), s.value.end());
@@ -60,6 +62,7 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
     CounterIndex ix;
     // (pid, name, key) for C events; (pid, "[memory]", device and which total) for memory.
     std::map<std::tuple<DisplayKey, std::string, std::string>, uint32_t> byKey;
+    std::vector<uint32_t> deltas;  // series of Bytes changes
     auto seriesFor = [&](const DisplayKey& pid, std::string name, std::string key,
                          std::string label, bool memory) -> CounterSeries& {
         auto [it, inserted] =
@@ -99,6 +102,19 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
             !id->is_number_integer())
             continue;
         const std::string device = deviceLabel(type->get<int64_t>(), id->get<int64_t>());
+        if (args.find("Total Allocated") == args.end()) {
+            // Kineto before 2022 wrote only the change: allocated is then counted from zero at
+            // the trace's first event, as TensorBoard's memory view did.
+            const auto bytes = args.find("Bytes");
+            if (bytes == args.end() || !bytes->is_number()) continue;
+            const uint32_t before = uint32_t(ix.series_.size());
+            CounterSeries& s = seriesFor(pid, std::string(kMemoryEvent), device + "Bytes",
+                                         device + " memory allocated (net since start)", true);
+            if (ix.series_.size() > before) deltas.push_back(before);
+            s.ts.push_back(ts);
+            s.value.push_back(bytes->get<double>());
+            continue;
+        }
         for (std::string_view total : {"Total Allocated", "Total Reserved"}) {
             const auto v = args.find(total);
             if (v == args.end() || !v->is_number()) continue;
@@ -110,7 +126,9 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
             s.value.push_back(v->get<double>());
         }
     }
-    for (CounterSeries& s : ix.series_) finish(s);
+    std::sort(deltas.begin(), deltas.end());
+    for (uint32_t i = 0; i < ix.series_.size(); ++i)
+        finish(ix.series_[i], std::binary_search(deltas.begin(), deltas.end(), i));
     // Grouped by process (stable: first appearance within one).
     std::stable_sort(
         ix.series_.begin(), ix.series_.end(),

@@ -1,7 +1,8 @@
 // Counter series for the timeline's graph tracks: one per pid, name and args key of "ph": "C"
 // events (Perfetto's convention, named "name key"), and Kineto's memory series, allocated and
-// reserved per device, from its "[memory]" instant events' running totals. Values hold until the
-// next point (stepped).
+// reserved per device, from its "[memory]" instant events' running totals (old traces carry only
+// each event's Bytes: allocated is then their sum from zero). Values hold until the next point
+// (stepped).
 #pragma once
 
 #include <cstdint>

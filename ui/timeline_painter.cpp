@@ -372,7 +372,9 @@ void TimelinePainter::paintCounter(QPainter& p, const TrackModel::Row& row,
                                    const TimelineGeometry& g, int y) {
     const stackline::CounterSeries& s = model_.counter(row);
     if (s.ts.empty()) return;
-    const double lo = std::min(0.0, s.min);
+    // From the series' minimum to its maximum (the header names both), so that a few MiB of
+    // change on 90 MiB stay visible; a constant series fills its row.
+    const double lo = s.min < s.max ? s.min : std::min(0.0, s.min);
     const double span = std::max(s.max - lo, 1e-12);
     const int top = y + 2, h = G::kCounterHeight - 4;
     auto yOf = [&](double v) { return top + h - int(std::lround((v - lo) / span * h)); };

@@ -25,7 +25,7 @@ private slots:
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
         const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
         const CounterIndex ix = CounterIndex::build(trace, tracks);
-        QCOMPARE(ix.series().size(), size_t(5));
+        QCOMPARE(ix.series().size(), size_t(6));
 
         const CounterSeries* queue = named(ix, "Queue Length queue_length");
         QVERIFY(queue);
@@ -97,7 +97,15 @@ private slots:
         QCOMPARE(*allocated->valueAt(150000), 5120.0);
         QCOMPARE(reserved->min, 2097152.0);
         QCOMPARE(reserved->max, 2097152.0);
-        QCOMPARE(ix.ofProcess(allocated->process).size(), size_t(4));
+        QCOMPARE(ix.ofProcess(allocated->process).size(), size_t(5));
+
+        // Old Kineto: only each event's Bytes, summed in time order from zero.
+        const CounterSeries* net = named(ix, "CPU memory allocated (net since start)");
+        QVERIFY(net && net->memory);
+        QCOMPARE(net->ts, (std::vector<int64_t>{102000, 105000, 150000}));
+        QCOMPARE(net->value, (std::vector<double>{16, 20, 4}));
+        QCOMPARE(net->min, 4.0);
+        QCOMPARE(net->max, 20.0);
     }
 
     // Figures computed with Python's json module from the trace.

@@ -90,24 +90,22 @@ private slots:
         view.zoom()->reset();
         const QImage image = view.viewport()->grab().toImage();
         const TimelineGeometry& g = view.geometry();
-        const QRect counterRowRect(g.left, g.rowY(cpu), g.right - g.left,
-                                   TimelineGeometry::rowHeight(TrackModel::RowKind::Counter));
-        // The column of an instant in pid 9's counter row: dashes of the instant colour or not.
-        auto instantPixels = [&](int64_t ns) {
+        // Pixels of an instant's column in a counter row that differ from the column 3 px to
+        // its right (both graphs below are flat there).
+        auto instantPixels = [&](int row, int64_t ns) {
             const int x = int(std::floor(g.xOf(ns)));
+            const int top = g.rowY(row);
             int n = 0;
-            for (int y = counterRowRect.top(); y <= counterRowRect.bottom(); ++y) {
-                QColor c = image.pixelColor(x, y);
-                const QColor instant = sliceColor(SliceStyle::Instant);
-                n += std::abs(c.red() - instant.red()) + std::abs(c.green() - instant.green()) +
-                         std::abs(c.blue() - instant.blue()) <
-                     120;
-            }
+            for (int y = top; y < top + TimelineGeometry::rowHeight(TrackModel::RowKind::Counter);
+                 ++y)
+                n += image.pixel(x, y) != image.pixel(x + 3, y);
             return n;
         };
-        // Against a column nearby with no instant (the graph itself may share a pixel or two).
-        QVERIFY(instantPixels(145'000) > instantPixels(147'000) + 4);  // "checkpoint", "s": "g"
-        QCOMPARE(instantPixels(120'000), instantPixels(122'000));      // "s": "p" of pid 0
+        const int reserved = counterRow(model, "GPU 0 memory reserved");  // pid 0
+        QVERIFY(instantPixels(cpu, 145'000) > 8);                         // "checkpoint", "s": "g"
+        QVERIFY(instantPixels(reserved, 145'000) > 8);                    // ... everywhere
+        QCOMPARE(instantPixels(cpu, 120'000), 0);       // "phase change", "s": "p" of pid 0
+        QVERIFY(instantPixels(reserved, 120'000) > 8);  // ... across pid 0 only
     }
 
     // Kineto's [memory] events of a real trace: allocated and reserved per device.
