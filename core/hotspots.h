@@ -1,6 +1,8 @@
 // GPU time per Python source line: which line of the model costs the most GPU time.
 //  - self time: an annotated GPU kernel's duration is split evenly among the distinct innermost
 //    frames (file, line) of its stack strings, so self times add up to the annotated GPU time;
+//    the innermost frame with a line number, so that an eager kernel is charged to the Python
+//    line that called the built-in op (which stays in the total time and the flame graph);
 //  - total time: the kernel counts in full for every distinct frame anywhere in its stacks.
 // A stack string without a recognisable frame counts as one pseudo-line named by the string.
 #pragma once

@@ -1,6 +1,7 @@
 // Eager kernels' Python stacks against figures computed from the JSON alone by
 // tools/eager_stacks_expected.py (tests/data/eager_stacks), and the backward rule on a small trace.
 #include <QTest>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -94,6 +95,15 @@ private slots:
         QCOMPARE(eager.code, 0);
         const auto h = nlohmann::json::parse(eager.out.toStdString());
         QCOMPARE(h["annotated_gpu_us"].get<double>(), expected["total_gpu_us"].get<double>());
+        // Self time goes to the line that called a built-in op, never to the built-in itself
+        // (line 0); self times still add up to the GPU time.
+        double selfUs = 0;
+        for (const auto& line : h["lines"]) {
+            if (line["line"].get<int>() == 0) QCOMPARE(line["self_us"].get<double>(), 0.0);
+            selfUs += line["self_us"].get<double>();
+        }
+        QCOMPARE(std::round(selfUs * 1000), expected["total_gpu_us"].get<double>() * 1000);
+        QCOMPARE(h["lines"][0]["file"].get<std::string>(), "torch/nn/modules/linear.py");
         const Run compiledOnly = cli({"hotspots", trace, "--json"});
         QCOMPARE(
             nlohmann::json::parse(compiledOnly.out.toStdString())["annotated_gpu_us"].get<double>(),
