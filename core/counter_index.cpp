@@ -109,7 +109,7 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
             if (bytes == args.end() || !bytes->is_number()) continue;
             const uint32_t before = uint32_t(ix.series_.size());
             CounterSeries& s = seriesFor(pid, std::string(kMemoryEvent), device + "Bytes",
-                                         device + " memory allocated (net since start)", true);
+                                         device + " memory allocated (net)", true);
             if (ix.series_.size() > before) deltas.push_back(before);
             s.ts.push_back(ts);
             s.value.push_back(bytes->get<double>());

@@ -76,6 +76,8 @@ SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
     streams_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     static_cast<QBoxLayout*>(layout())->insertWidget(0, streams_);
     view()->sortByColumn(SelectionModel::Wall, Qt::DescendingOrder);
+    view()->horizontalHeader()->resizeSection(SelectionModel::Name, 220);
+    view()->horizontalHeader()->resizeSection(SelectionModel::Process, 140);
 
     linesModel_ = new HotspotsModel;
     lines_ = new TablePanel(linesModel_, tr("Filter the range's Python lines…"));
@@ -88,7 +90,8 @@ SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
             state_->showSource(QString::fromStdString(l.file), l.line,
                                QString::fromStdString(l.code));
     });
-    auto* split = new QSplitter(Qt::Vertical);
+    // Side by side: the panel is wide and short, and each table needs its rows.
+    auto* split = new QSplitter(Qt::Horizontal);
     layout()->removeWidget(view());
     split->addWidget(view());
     split->addWidget(lines_);
@@ -109,9 +112,16 @@ void SelectionPanel::refresh() {
 
 QString SelectionPanel::streamsText() const {
     const auto& s = model_->summary();
-    if (!s) return tr("No range selected: drag on the ruler, or Shift+drag over tracks.");
-    QStringList parts{tr("Range: %1").arg(formatDuration(s->range.length()))};
-    const TrackIndex& tracks = state_->current()->tracks;
+    if (!s)
+        return tr(
+            "No range selected: drag on the ruler, Shift+drag over tracks, or double-click "
+            "a ProfilerStep.");
+    const Document& doc = *state_->current();
+    QStringList parts{tr("Range: %1, from %2 to %3 on the ruler")
+                          .arg(formatDuration(s->range.length()),
+                               formatDuration(s->range.start - doc.originNs),
+                               formatDuration(s->range.end - doc.originNs))};
+    const TrackIndex& tracks = doc.tracks;
     for (const StreamTotals& st : s->streams) {
         const Track& track = tracks.tracks()[st.track];
         parts << tr("%1 %2: busy %3, idle %4, compute overlapping NCCL/RCCL %5")
@@ -120,8 +130,8 @@ QString SelectionPanel::streamsText() const {
                           formatDuration(st.idleNs), formatDuration(st.commOverlapNs));
     }
     const Hotspots& h = s->hotspots;
-    // The lines themselves are in the table below.
-    parts << tr("GPU time by Python line (below): %1 charged to %2 lines, %3 unresolved")
+    // The lines themselves are in the table on the right.
+    parts << tr("GPU time by Python line (right): %1 charged to %2 lines, %3 unresolved")
                  .arg(formatDuration(int64_t(h.annotatedGpuUs * 1000)))
                  .arg(h.lines.size())
                  .arg(formatDuration(int64_t(h.unresolvedGpuUs * 1000)));

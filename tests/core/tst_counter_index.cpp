@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(ix.ofProcess(allocated->process).size(), size_t(5));
 
         // Old Kineto: only each event's Bytes, summed in time order from zero.
-        const CounterSeries* net = named(ix, "CPU memory allocated (net since start)");
+        const CounterSeries* net = named(ix, "CPU memory allocated (net)");
         QVERIFY(net && net->memory);
         QCOMPARE(net->ts, (std::vector<int64_t>{102000, 105000, 150000}));
         QCOMPARE(net->value, (std::vector<double>{16, 20, 4}));
