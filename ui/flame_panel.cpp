@@ -89,14 +89,21 @@ void FlamePanel::rebuild() {
             what = tr("CPU time of %1").arg(QString::fromStdString(t.name));
         }
     }
-    // Eager-only traces (no compiled kernels) would otherwise look empty: say what to tick.
-    const bool eagerHidden = doc && mode_->currentIndex() == GpuByPythonPath &&
-                             !allKernels_->isChecked() && graph.root().valueNs == 0 &&
-                             doc->eager.count() > 0;
-    view_->setEmptyText(eagerHidden ? tr("No time to show: no compiled kernels here. Tick "
-                                         "\"%1\" to see eager kernels by their Python stack.")
-                                          .arg(allKernels_->text())
-                                    : QString());
+    // An empty GPU graph says why: eager kernels hidden by the check box, or no stack at all.
+    QString empty;
+    if (doc && mode_->currentIndex() == GpuByPythonPath && graph.root().valueNs == 0) {
+        if (!allKernels_->isChecked() && doc->eager.count() > 0)
+            empty = tr("No time to show: no compiled kernels here. Tick \"%1\" to see eager "
+                       "kernels by their Python stack.")
+                        .arg(allKernels_->text());
+        else if (doc->eager.count() == 0 && doc->summary.annotatedKernels == 0)
+            empty =
+                tr("No kernel here has a Python stack: add the kernel information of its "
+                   "compiled kernels (File → Add Kernel Information), or record the trace with "
+                   "with_stack=True "
+                   "for eager kernels. The CPU mode shows a thread's slices.");
+    }
+    view_->setEmptyText(empty);
     view_->setGraph(std::move(graph));
     summary_->setText(doc ? tr("%1, %2: %3").arg(what, where, formatDuration(view_->totalNs()))
                           : QString());

@@ -202,6 +202,25 @@ private slots:
         QVERIFY(panel->view()->totalNs() > 0);
         QVERIFY(panel->view()->emptyText().isEmpty());
     }
+
+    // No compiled kernel and no python_function slice: the empty graph says how to get stacks.
+    void flameSaysWhereStacksComeFrom() {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(openTrace(
+            window, QStringLiteral(STACKLINE_CORPUS_DIR "/worker0_step_12.1694128201545.pt.trace/"
+                                                        "trace.json.gz")));
+        QVERIFY(window.showTab(QStringLiteral("flame")));
+        auto* panel = window.findChild<FlamePanel*>();
+        QVERIFY(panel);
+        QCOMPARE(panel->view()->totalNs(), int64_t(0));
+        QVERIFY2(panel->view()->emptyText().contains(QStringLiteral("with_stack=True")),
+                 qPrintable(panel->view()->emptyText()));
+        panel->setAllKernels(true);  // nothing to add
+        QCOMPARE(panel->view()->totalNs(), int64_t(0));
+        QVERIFY(panel->view()->emptyText().contains(QStringLiteral("with_stack=True")));
+    }
 };
 
 QTEST_MAIN(TstRangeToggles)
