@@ -36,6 +36,7 @@ struct KernelCode {
     // the only one) as "XBLOCK: 128, num_warps: 4, num_stages: 1", and the compile time.
     std::string autotuneCacheState;
     std::vector<std::string> configs;
+    std::optional<int> numConfigs;  // how many configs autotuning tried, when logged
     std::optional<double> compileTimeUs;
     std::vector<std::string> postGradNodes, preGradNodes;
 };

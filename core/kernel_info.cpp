@@ -6,6 +6,7 @@
 
 #include "file_system.h"
 #include "json_depth.h"
+#include "kernel_code.h"
 #include "py_value.h"
 #include "torch_trace_log.h"
 #include "trace_bytes.h"
@@ -65,7 +66,7 @@ namespace {
 
 KernelInfo fromRebuilt(RebuiltKernelInfo r, const std::string& name) {
     return KernelInfo::fromParts(std::move(r.registry), std::move(r.kernelOnly), name,
-                                 std::move(r.notes));
+                                 std::move(r.notes), std::move(r.code));
 }
 
 }  // namespace
@@ -145,6 +146,19 @@ KernelInfo KernelInfo::fromParts(OrderedJson registry, OrderedJson kernelOnly,
     }
     k.notes_ = std::move(notes);
     return k;
+}
+
+KernelInfo KernelInfo::fromParts(OrderedJson registry, OrderedJson kernelOnly,
+                                 const std::string& name, std::vector<std::string> notes,
+                                 KernelCodeIndex code) {
+    KernelInfo k = fromParts(std::move(registry), std::move(kernelOnly), name, std::move(notes));
+    if (!code.empty()) k.code_ = std::make_shared<const KernelCodeIndex>(std::move(code));
+    return k;
+}
+
+const KernelCodeIndex& KernelInfo::code() const {
+    static const KernelCodeIndex none;
+    return code_ ? *code_ : none;
 }
 
 KernelInfo KernelInfo::fromJson(OrderedJson registry, const std::string& name) {

@@ -16,6 +16,8 @@
 
 namespace stackline {
 
+class KernelCodeIndex;  // kernel_code.h
+
 using OrderedJson = nlohmann::ordered_json;
 
 // A lookup the reference would fail on (for instance a graph whose value is not an object).
@@ -41,6 +43,10 @@ public:
     // compiled region whose forward key the registry does not hold.
     static KernelInfo fromParts(OrderedJson registry, OrderedJson kernelOnly,
                                 const std::string& name, std::vector<std::string> notes);
+    // The same with the generated code read alongside.
+    static KernelInfo fromParts(OrderedJson registry, OrderedJson kernelOnly,
+                                const std::string& name, std::vector<std::string> notes,
+                                KernelCodeIndex code);
 
     // An AOTInductor kernel_information.json: a non-empty object none of whose keys is a graph
     // key (nor starts with '('), each value an object with stack_traces, post_grad_nodes or
@@ -77,6 +83,9 @@ public:
     // kernel-only part (nullptr when there is none).
     const OrderedJson& registryJson() const;
     const OrderedJson* kernelOnlyJson() const { return kernelOnly_.get(); }
+    // The code Inductor generated per kernel, read with the kernel information from a TORCH_TRACE
+    // log or folder; empty for a registry file.
+    const KernelCodeIndex& code() const;
 
 private:
     // Lookups by string_view without building a std::string per kernel event.
@@ -104,6 +113,7 @@ private:
     std::string source_;
     std::vector<std::string> notes_;
     std::shared_ptr<OrderedJson> registry_, kernelOnly_;
+    std::shared_ptr<const KernelCodeIndex> code_;
     std::optional<Graph> everyRegion_;  // from kernelOnly_
     mutable std::unordered_map<std::string, bool> forwardKeys_;
     std::vector<std::string> keyOrder_;

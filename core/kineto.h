@@ -114,6 +114,22 @@ inline constexpr std::string_view kCorrelationArg = "correlation";
 // args["Sequence number"]: an autograd op's number, which its backward op shares.
 inline constexpr std::string_view kSequenceNumberArg = "Sequence number";
 
+// ---- Triton launches (PyTorch's Inductor launcher records them as a cpu_op) ----
+
+// The launcher cpu_op's args: the config that ran ("XBLOCK=2,R0_BLOCK=2048"), its warps and
+// stages, the generated module's path and its hash.
+inline constexpr std::string_view kKernelKwargsArg = "kernel_kwargs";
+inline constexpr std::string_view kNumWarpsArg = "num_warps";
+inline constexpr std::string_view kNumStagesArg = "num_stages";
+inline constexpr std::string_view kKernelFileArg = "kernel_file";
+inline constexpr std::string_view kKernelHashArg = "kernel_hash";
+// A CUDA kernel event's occupancy args (CUPTI).
+inline constexpr std::string_view kRegistersPerThreadArg = "registers per thread";
+inline constexpr std::string_view kSharedMemoryArg = "shared memory";
+inline constexpr std::string_view kBlocksPerSmArg = "blocks per SM";
+inline constexpr std::string_view kWarpsPerSmArg = "warps per SM";
+inline constexpr std::string_view kOccupancyArg = "est. achieved occupancy %";
+
 // ---- Compiled regions (torch.compile) ----
 
 // A cpu_op "Torch-Compiled Region" or, since PyTorch 2.5, "Torch-Compiled Region: <frame>/<id>";

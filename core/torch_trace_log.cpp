@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "output_code.h"
 #include "torch_trace_artifacts.h"
 #include "trace_bytes.h"
 
@@ -45,7 +46,23 @@ struct CompileState {
     std::vector<std::string> compilerSpans;  // open compile_fx.<locals>.*_compiler* spans
     std::vector<std::size_t> awaiting;       // artifacts waiting for inductor_compile's end
     OJ pendingMappings;                      // node mappings not yet paired with stack traces
+    // The generated code: its modules (indexes), and those waiting for inductor_compile's end.
+    std::vector<std::size_t> modules, awaitingCode;
+    // What the log says about a module's kernels before the module itself (by artifact name).
+    std::map<std::string, OJ> pendingCodeInfo;
 };
+
+inline constexpr std::string_view kOutputCode = "inductor_output_code";
+inline constexpr std::string_view kTritonKernelInfo = "triton_kernel_info";
+inline constexpr std::string_view kKernelToPostGrad = "inductor_triton_kernel_to_post_grad_nodes";
+
+// Where a module keeps an artifact about its kernels; nullptr for other artifacts.
+OJ* codeInfoSlot(GeneratedModule& m, std::string_view artifact) {
+    if (artifact == kTritonKernelInfo) return &m.kernelInfo;
+    if (artifact == kKernelToPostGrad) return &m.kernelToPost;
+    if (artifact == kNodeMappings) return &m.nodeMappings;
+    return nullptr;
+}
 
 }  // namespace
 
@@ -76,8 +93,12 @@ bool looksLikeStructuredLog(std::string_view text) {
     return body && !body->empty() && (*body)[0] == '{';
 }
 
-RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& name) {
+RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& name,
+                                    bool requireStackTraces) {
     std::vector<Artifact> arts;
+    // The generated modules, and for each an artifact (its kernels) to decide its direction.
+    std::vector<GeneratedModule> modules;
+    std::vector<Artifact> codeArts;
     std::map<std::string, CompileState> state;
     std::map<std::string, CompileSeen> compiles;
     std::vector<std::string> notes;
@@ -103,7 +124,8 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
     auto process = [&] {
         std::string_view b = rec.body;
         if (!contains(b, "inductor_provenance_tracking") && !contains(b, "chromium_event") &&
-            !contains(b, "aot_"))
+            !contains(b, "aot_") && !contains(b, kOutputCode) && !contains(b, kTritonKernelInfo) &&
+            !contains(b, kKernelToPostGrad))
             return;
         std::optional<OJ> parsed = parseJson(b);
         if (!parsed || !parsed->is_object()) return;
@@ -133,7 +155,11 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
                     if (hasBw)
                         for (std::size_t idx : st.awaiting)
                             arts[idx].inductorCompileEnd = bw->get<bool>();
+                    if (hasBw)
+                        for (std::size_t idx : st.awaitingCode)
+                            codeArts[idx].inductorCompileEnd = bw->get<bool>();
                     st.awaiting.clear();
+                    st.awaitingCode.clear();
                 }
             } else if (isCompilerSpan(evName)) {
                 if (ph == "B") {
@@ -152,10 +178,43 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
 
         for (const char* g : kAotGraphNames)
             if (env.contains(g)) compiles[cid].noteGraph(g);
+        if (auto code = env.find(kOutputCode); code != env.end() && code->is_object()) {
+            CompileState& st = state[cid];
+            GeneratedModule& m = modules.emplace_back();
+            m.compileId = cid;
+            m.file = stringAt(*code, "filename");
+            m.text = payloadText();
+            if (m.text.empty() && !m.file.empty()) m.text = readTextFile(m.file);
+            for (auto& [artifact, value] : st.pendingCodeInfo)
+                *codeInfoSlot(m, artifact) = std::move(value);
+            st.pendingCodeInfo.clear();
+            Artifact& a = codeArts.emplace_back();
+            a.compileId = cid;
+            a.where = "line " + std::to_string(rec.line);
+            a.stacks = OJ::object();
+            for (const KernelCode& k : parseOutputCode(m.text)) a.stacks[k.name] = OJ::array();
+            if (!cid.empty()) {
+                if (st.openInductorCompile > 0) st.awaitingCode.push_back(codeArts.size() - 1);
+                if (!st.compilerSpans.empty()) a.openCompilerSpan = st.compilerSpans.back();
+            }
+            st.modules.push_back(modules.size() - 1);
+            return;
+        }
         auto art = env.find("artifact");
         if (art == env.end() || !art->is_object()) return;
         std::string artName = stringAt(*art, "name");
         compiles[cid].noteGraph(artName);
+        if (artName == kTritonKernelInfo || artName == kKernelToPostGrad ||
+            artName == kNodeMappings) {
+            std::optional<OJ> v = parseJson(payloadText());
+            if (v && v->is_object()) {
+                CompileState& st = state[cid];
+                OJ& slot = st.modules.empty() ? st.pendingCodeInfo[artName]
+                                              : *codeInfoSlot(modules[st.modules.back()], artName);
+                if (!slot.is_object()) slot = OJ::object();
+                slot.update(*v);  // autotuning logs one triton_kernel_info per batch
+            }
+        }
         if (artName == kNodeMappings) {
             ++nodeMappings;
             std::optional<OJ> m = parseJson(payloadText());
@@ -210,7 +269,7 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
     }
     if (have) process();
 
-    if (arts.empty())
+    if (arts.empty() && requireStackTraces)
         throw InputError(
             name + ": no " + std::string(kStackTraces) + " artifact in this TORCH_TRACE log" +
             (nodeMappings ? " (it has " + std::to_string(nodeMappings) +
@@ -235,7 +294,15 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
                 "was logged in");
         },
         notes);
-    return assemble(arts, name, std::move(notes));
+    std::vector<std::string> codeNotes;  // the stack traces' notes say it for the registry
+    decideForwardBackward(
+        codeArts, compiles, name, [](const std::string&) { return std::string(); }, codeNotes);
+    for (std::size_t i = 0; i < modules.size(); ++i)
+        if (!modules[i].compileId.empty())
+            modules[i].graphKey = regionKey(modules[i].compileId, codeArts[i].backward);
+    RebuiltKernelInfo out = assemble(arts, name, std::move(notes));
+    out.code = kernelCodeOf(modules);
+    return out;
 }
 
 }  // namespace stackline

@@ -20,21 +20,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernel_code.h"
+
 namespace stackline {
 
 struct RebuiltKernelInfo {
     nlohmann::ordered_json registry = nlohmann::ordered_json::object();  // graph key -> kernels
     nlohmann::ordered_json kernelOnly;  // null, or kernel -> info for every compiled region
     std::vector<std::string> notes;     // what the user should know about how it was rebuilt
+    KernelCodeIndex code;  // the generated code of each graph (output_code.h), when logged
 };
 
 // The text starts (after blank lines) with a glog record of a structured log:
 // "V0819 12:42:54.751000 888578 torch/_inductor/compile_fx.py:1073] {...}".
 bool looksLikeStructuredLog(std::string_view text);
 
-// The provenance artifacts of a TORCH_TRACE structured log. Throws InputError (naming the file)
-// when the log holds no kernel stack-trace artifact.
-RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& name);
+// The provenance artifacts of a TORCH_TRACE structured log, and the code Inductor generated
+// (inductor_output_code, triton_kernel_info, inductor_triton_kernel_to_post_grad_nodes, node
+// mappings), its graphs keyed as the stack traces are (forward_backward.h). Throws InputError
+// (naming the file) when the log holds no kernel stack-trace artifact and requireStackTraces.
+RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& name,
+                                    bool requireStackTraces = true);
 
 // The compile id string PyTorch prints ("0/0", "!1/0/0", "!1") for a structured-log envelope's
 // compiled_autograd_id / frame_id / frame_compile_id; empty when there is none.

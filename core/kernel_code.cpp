@@ -1,0 +1,113 @@
+#include "kernel_code.h"
+
+#include <algorithm>
+
+#include "event_args.h"
+#include "kineto.h"
+
+namespace stackline {
+
+namespace {
+
+// "triton_poi_fused_mul_1:2" -> "triton_poi_fused_mul_1": the provenance processor matches a
+// registry key "name:handle" to the kernel "name"; the handle is digits after the last ':'.
+std::string_view withoutHandle(std::string_view name) {
+    std::size_t colon = name.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == name.size()) return name;
+    for (std::size_t i = colon + 1; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9') return name;
+    return name.substr(0, colon);
+}
+
+}  // namespace
+
+KernelCodeIndex::KernelCodeIndex(std::vector<KernelCode> kernels,
+                                 std::vector<std::pair<std::string, std::string>> modules)
+    : kernels_(std::move(kernels)), modules_(std::move(modules)) {}
+
+std::vector<const KernelCode*> KernelCodeIndex::named(std::string_view name) const {
+    std::vector<const KernelCode*> out;
+    for (std::string_view n : {name, withoutHandle(name)}) {
+        for (const KernelCode& k : kernels_)
+            if (k.name == n) out.push_back(&k);
+        if (!out.empty()) break;
+    }
+    return out;
+}
+
+const KernelCode* KernelCodeIndex::find(std::string_view graphKey, std::string_view name) const {
+    std::vector<const KernelCode*> all = named(name);
+    if (graphKey.empty()) return all.size() == 1 ? all.front() : nullptr;
+    auto it = std::find_if(all.begin(), all.end(),
+                           [&](const KernelCode* k) { return k->graphKey == graphKey; });
+    return it == all.end() ? nullptr : *it;
+}
+
+std::string_view KernelCodeIndex::module(std::string_view compileId) const {
+    for (const auto& [id, text] : modules_)
+        if (id == compileId) return text;
+    return {};
+}
+
+namespace {
+
+uint32_t launchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow) {
+    if (uint32_t from = flows.sourceOf(kernelRow); from != kNoRow) return from;
+    std::optional<int64_t> corr = intArg(trace, kernelRow, kineto::kCorrelationArg);
+    if (!corr) return kNoRow;
+    const EventTable& ev = trace.events;
+    for (uint32_t r = 0; r < ev.size(); ++r)
+        if (r != kernelRow && ev.phase[r] == 'X' &&
+            kineto::categoryOf(ev.catOf(r)) == kineto::Category::Runtime &&
+            intArg(trace, r, kineto::kCorrelationArg) == corr)
+            return r;
+    return kNoRow;
+}
+
+std::optional<double> numberIn(const nlohmann::json& args, std::string_view key) {
+    auto it = args.find(key);
+    if (it == args.end() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
+}
+std::optional<int64_t> integerIn(const nlohmann::json& args, std::string_view key) {
+    auto it = args.find(key);
+    if (it == args.end() || !it->is_number_integer()) return std::nullopt;
+    return it->get<int64_t>();
+}
+std::string stringIn(const nlohmann::json& args, std::string_view key) {
+    auto it = args.find(key);
+    return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows,
+                            uint32_t kernelRow) {
+    TritonLaunch out;
+    nlohmann::json k = argsObject(trace, kernelRow);
+    if (k.is_object()) {
+        out.registersPerThread = integerIn(k, kineto::kRegistersPerThreadArg);
+        out.sharedMemory = integerIn(k, kineto::kSharedMemoryArg);
+        out.blocksPerSm = numberIn(k, kineto::kBlocksPerSmArg);
+        out.warpsPerSm = numberIn(k, kineto::kWarpsPerSmArg);
+        out.occupancy = numberIn(k, kineto::kOccupancyArg);
+    }
+    uint32_t launch = launchOf(trace, flows, kernelRow);
+    if (launch == kNoRow) return out;
+    // The innermost enclosing slice whose args name the config is the launcher.
+    for (uint32_t r : tracks.enclosing(launch)) {
+        nlohmann::json a = argsObject(trace, r);
+        if (!a.is_object() ||
+            !(a.contains(kineto::kKernelKwargsArg) || a.contains(kineto::kKernelHashArg)))
+            continue;
+        out.kernelKwargs = stringIn(a, kineto::kKernelKwargsArg);
+        out.numWarps = integerIn(a, kineto::kNumWarpsArg);
+        out.numStages = integerIn(a, kineto::kNumStagesArg);
+        out.kernelFile = stringIn(a, kineto::kKernelFileArg);
+        out.kernelHash = stringIn(a, kineto::kKernelHashArg);
+        break;
+    }
+    return out;
+}
+
+}  // namespace stackline
