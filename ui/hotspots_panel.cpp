@@ -6,6 +6,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -155,12 +156,29 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     stepper_ = new InstanceStepper(state_);
     rl->addWidget(stepper_);
     kernels_ = new QListWidget;
-    kernels_->setToolTip(tr("Kernels launched from the selected line; click to select one"));
+    kernels_->setToolTip(
+        tr("Kernels launched from the selected line; click to select one, double-click to see "
+           "its code"));
     auto activate = [this](QListWidgetItem* item) {
         if (item) chooseKernel(item->data(kNameRole).toString());
     };
     connect(kernels_, &QListWidget::itemClicked, this, activate);
     connect(kernels_, &QListWidget::itemActivated, this, activate);
+    auto showCode = [this](QListWidgetItem* item) {
+        if (!item) return;
+        chooseKernel(item->data(kNameRole).toString());
+        emit kernelCodeRequested();
+    };
+    connect(kernels_, &QListWidget::itemDoubleClicked, this, showCode);
+    kernels_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(kernels_, &QWidget::customContextMenuRequested, this,
+            [this, showCode](const QPoint& at) {
+                QListWidgetItem* item = kernels_->itemAt(at);
+                if (!item) return;
+                QMenu menu;
+                menu.addAction(tr("Show Kernel Code"), this, [item, showCode] { showCode(item); });
+                menu.exec(kernels_->viewport()->mapToGlobal(at));
+            });
     rl->addWidget(kernels_, 1);
 
     auto* split = new QSplitter(Qt::Horizontal);

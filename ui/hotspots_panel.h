@@ -4,7 +4,8 @@
 // kernels" counts eager kernels too (both recomputed off the GUI thread while the tab is shown).
 // Choosing a line highlights the kernel events it launched (through the viewer state), shows its
 // source and lists its kernels; the stepper goes through the line's kernel events, or through the
-// instances of the kernel chosen in the list (choosing one selects its first instance). When
+// instances of the kernel chosen in the list (choosing one selects its first instance;
+// double-clicking it or "Show Kernel Code" also asks for the Kernel code tab). When
 // another kernel is selected, the line that launched it is marked and listed (the highlight stays
 // what the user chose).
 #pragma once
@@ -70,6 +71,9 @@ public:
 signals:
     // The lines shown were replaced (another document, range or kernel set).
     void linesChanged();
+    // A kernel of the list was double-clicked or its "Show Kernel Code" chosen: it is selected,
+    // the Kernel code tab may show it.
+    void kernelCodeRequested();
 
 protected:
     void showEvent(QShowEvent* e) override;

@@ -27,6 +27,7 @@
 #include "flame_panel.h"
 #include "hotspots_panel.h"
 #include "instance_stepper.h"
+#include "kernel_code_panel.h"
 #include "kernels_panel.h"
 #include "mouse_history_filter.h"
 #include "recent_files.h"
@@ -95,6 +96,7 @@ void MainWindow::buildLayout() {
     source_ = new SourceView(state_);
     selection_ = new SelectionPanel(state_);
     flame_ = new FlamePanel(state_);
+    code_ = new KernelCodePanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -108,6 +110,7 @@ void MainWindow::buildLayout() {
     tabs_->addTab(source_, tr("Source"));
     tabs_->addTab(selection_, tr("Selection"));
     tabs_->addTab(flame_, tr("Flame"));
+    tabs_->addTab(code_, tr("Kernel code"));
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -125,6 +128,12 @@ void MainWindow::buildLayout() {
 
     connect(details_, &DetailsPanel::frameActivated, this,
             [this] { tabs_->setCurrentWidget(source_); });
+    connect(code_, &KernelCodePanel::sourceOpened, this,
+            [this] { tabs_->setCurrentWidget(source_); });
+    connect(hotspots_, &HotspotsPanel::kernelCodeRequested, this,
+            [this] { tabs_->setCurrentWidget(code_); });
+    connect(source_, &SourceView::kernelCodeRequested, this,
+            [this] { tabs_->setCurrentWidget(code_); });
 
     search_ = new SearchController(state_, this);
     connect(search_, &SearchController::message, this,
@@ -471,9 +480,9 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
     QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_,
-                        source_,  selection_,  flame_};
+                        source_,  selection_,  flame_,       code_};
     const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots",
-                           "source",  "selection",  "flame"};
+                           "source",  "selection",  "flame",       "code"};
     for (size_t i = 0; i < std::size(pages); ++i)
         if (n == QLatin1String(names[i])) {
             tabs_->setCurrentWidget(pages[i]);

@@ -20,6 +20,7 @@ class InstanceStepper;
 class HotspotsPanel;
 class SourceView;
 class FlamePanel;
+class KernelCodePanel;
 class KernelsPanel;
 class SelectionPanel;
 class QAction;
@@ -73,12 +74,14 @@ public:
     DiagnosticsPanel* diagnostics() const { return diagnostics_; }
     HotspotsPanel* hotspots() const { return hotspots_; }
     SourceView* source() const { return source_; }
+    KernelCodePanel* kernelCode() const { return code_; }
     ReloadBanner* reloadBanner() const { return banner_; }
     TraceFileWatcher* fileWatcher() const { return watcher_; }
     QTabWidget* tabs() const { return tabs_; }
     // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
     QAction* showAllFlowsAction() const { return showAllFlows_; }
-    // Shows the tab named kernels, unresolved, diagnostics, hotspots or source; false if none.
+    // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame or
+    // code (Kernel code); false if none.
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
     QString countsText() const;
@@ -128,6 +131,7 @@ private:
     HotspotsPanel* hotspots_;
     SourceView* source_;
     FlamePanel* flame_;
+    KernelCodePanel* code_;
     QTabWidget* tabs_;
     QAction* showAllFlows_ = nullptr;
     SearchController* search_;

@@ -3,17 +3,20 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPaintEvent>
-#include <QPainter>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTextBlock>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <map>
 
+#include "code_editor.h"
+#include "kernel_name_text.h"
 #include "palette.h"
 #include "path_map.h"
 #include "python_highlighter.h"
@@ -22,71 +25,12 @@
 
 namespace {
 
-// A read-only editor with line numbers in a gutter.
-class CodeEditor : public QPlainTextEdit {
-public:
-    CodeEditor() : gutter_(new Gutter(this)) {
-        connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateMargin(); });
-        connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& r, int dy) {
-            if (dy)
-                gutter_->scroll(0, dy);
-            else
-                gutter_->update(0, r.y(), gutter_->width(), r.height());
-        });
-        updateMargin();
-    }
-
-protected:
-    void resizeEvent(QResizeEvent* e) override {
-        QPlainTextEdit::resizeEvent(e);
-        const QRect cr = contentsRect();
-        gutter_->setGeometry(QRect(cr.left(), cr.top(), gutterWidth(), cr.height()));
-    }
-
-private:
-    class Gutter : public QWidget {
-    public:
-        explicit Gutter(CodeEditor* e) : QWidget(e), editor_(e) {}
-        QSize sizeHint() const override { return {editor_->gutterWidth(), 0}; }
-
-    protected:
-        void paintEvent(QPaintEvent* e) override { editor_->paintGutter(e); }
-
-    private:
-        CodeEditor* editor_;
-    };
-
-    int gutterWidth() const {
-        const int digits = int(QString::number(std::max(1, blockCount())).size());
-        return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * std::max(3, digits);
-    }
-    void updateMargin() { setViewportMargins(gutterWidth(), 0, 0, 0); }
-    void paintGutter(QPaintEvent* e) {
-        QPainter p(gutter_);
-        p.fillRect(e->rect(), uiColor(UiColor::SourceGutter));
-        p.setPen(uiColor(UiColor::SourceLineNumber));
-        p.setFont(font());
-        QTextBlock block = firstVisibleBlock();
-        int top = int(blockBoundingGeometry(block).translated(contentOffset()).top());
-        while (block.isValid() && top <= e->rect().bottom()) {
-            const int height = int(blockBoundingRect(block).height());
-            if (block.isVisible() && top + height >= e->rect().top())
-                p.drawText(0, top, gutter_->width() - 5, height, Qt::AlignRight | Qt::AlignVCenter,
-                           QString::number(block.blockNumber() + 1));
-            block = block.next();
-            top += height;
-        }
-    }
-
-    Gutter* gutter_;
-};
-
 // Source files larger than this are not shown (a stack pointing into a generated blob).
 constexpr qint64 kMaxSourceBytes = 16 * 1024 * 1024;
 
 }  // namespace
 
-SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent) {
+SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent), state_(state) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -98,7 +42,12 @@ SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent) {
         tr("Tell Stackline where the recorded folder is on this machine (remembered for traces "
            "in this folder)"));
     connect(mapButton_, &QPushButton::clicked, this, &SourceView::chooseMapping);
+    kernelsButton_ = new QToolButton;
+    kernelsButton_->setPopupMode(QToolButton::InstantPopup);
+    kernelsButton_->setMenu(new QMenu(kernelsButton_));
+    kernelsButton_->setToolTip(tr("Kernels launched from this line: choose one to see its code"));
     top->addWidget(heading_, 1);
+    top->addWidget(kernelsButton_);
     top->addWidget(mapButton_);
     layout->addLayout(top);
     message_ = new QLabel;
@@ -107,12 +56,9 @@ SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent) {
     message_->setStyleSheet(QStringLiteral("color: %1").arg(uiColor(UiColor::Warning).name()));
     layout->addWidget(message_);
     editor_ = new CodeEditor;
-    editor_->setReadOnly(true);
-    editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    editor_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     highlighter_ = new PythonHighlighter(editor_->document());
     layout->addWidget(editor_, 1);
+    connect(editor_, &QPlainTextEdit::cursorPositionChanged, this, &SourceView::listKernels);
     clear();
     if (!state) return;
     connect(state, &ViewerState::documentsChanged, this, [this, state] {
@@ -143,6 +89,7 @@ void SourceView::clear() {
     mapButton_->hide();
     editor_->clear();
     editor_->setExtraSelections({});
+    listKernels();
 }
 
 void SourceView::showSource(const QString& recordedFile, int line, const QString& code) {
@@ -189,6 +136,7 @@ void SourceView::reload() {
         mapButton_->setText(tr("Change Mapping…"));
         editor_->setPlainText(text);
         markLine(line_);
+        listKernels();
         return;
     }
     QStringList looked = candidatePaths(recorded_, maps);
@@ -205,6 +153,7 @@ void SourceView::reload() {
     if (code_.isEmpty()) {
         editor_->clear();
         editor_->setExtraSelections({});
+        listKernels();
         return;
     }
     // The stack carried the line itself: show it alone, numbered.
@@ -254,4 +203,44 @@ void SourceView::chooseMapping() {
         this, tr("Local folder for %1").arg(recordedDir),
         resolved_.isEmpty() ? traceFolder_ : QFileInfo(resolved_).path());
     if (!dir.isEmpty()) addMapping(recordedDir, dir);
+}
+
+void SourceView::listKernels() {
+    QMenu* menu = kernelsButton_->menu();
+    menu->clear();
+    const auto doc = state_ ? state_->current() : nullptr;
+    // Without the file, the one line shown is the recorded one.
+    const int line = resolved_.isEmpty() ? line_ : markedLine();
+    const stackline::SourceLine* found = nullptr;
+    if (doc && !recorded_.isEmpty())
+        for (const stackline::SourceLine& l : doc->hotspots.lines)
+            if (l.line == line && QString::fromStdString(l.file) == recorded_) found = &l;
+    kernelsButton_->setVisible(found != nullptr);
+    if (!found) return;
+    const stackline::EventTable& ev = doc->events();
+    struct Kernel {
+        uint32_t first = stackline::kNoRow;  // the earliest launch
+        uint64_t count = 0;
+        int64_t ns = 0;
+    };
+    std::map<std::string_view, Kernel> byName;
+    for (uint32_t r : found->rows) {
+        Kernel& k = byName[ev.nameOf(r)];
+        if (k.first == stackline::kNoRow || ev.tsNs[r] < ev.tsNs[k.first]) k.first = r;
+        ++k.count;
+        k.ns += std::max<int64_t>(0, ev.durNs[r]);
+    }
+    std::vector<std::pair<std::string_view, Kernel>> sorted(byName.begin(), byName.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+    for (const auto& [name, k] : sorted) {
+        const uint32_t row = k.first;
+        menu->addAction(
+            tr("%1  ×%2  %3").arg(displayName(name)).arg(k.count).arg(formatDuration(k.ns)), this,
+            [this, row] {
+                state_->select(row, true);
+                emit kernelCodeRequested();
+            });
+    }
+    kernelsButton_->setText(tr("Kernels of line %1 (%2)").arg(line).arg(sorted.size()));
 }

@@ -2,7 +2,9 @@
 // line marked and scrolled into view. Recorded paths are mapped with the trace folder's path map
 // (path_map.h); a missing file shows where it looked and a "Map Folder…" button, and the frame's
 // code line when the stack string carried it. Given the viewer state, it shows the innermost frame
-// of each selected event and every source line the state is asked to show.
+// of each selected event and every source line the state is asked to show. The kernels launched
+// from the cursor's line (the document's hotspots) are listed in a menu; choosing one selects it
+// and asks for the Kernel code tab.
 #pragma once
 
 #include <QString>
@@ -12,6 +14,7 @@ class PythonHighlighter;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QToolButton;
 class ViewerState;
 
 class SourceView : public QWidget {
@@ -35,6 +38,12 @@ public:
     QPlainTextEdit* editor() const { return editor_; }
     // The 1-based line the cursor (the marked line) is on.
     int markedLine() const;
+    // "Kernels of line N" and its menu: one action per kernel name, by GPU time.
+    QToolButton* kernelsButton() const { return kernelsButton_; }
+
+signals:
+    // A kernel of the cursor's line was chosen: it is selected, the Kernel code tab may show it.
+    void kernelCodeRequested();
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -48,6 +57,8 @@ private:
     void markBlock(int block);
     void centreWhenLaidOut();
     void chooseMapping();
+    // Lists the kernels launched from the cursor's line of the recorded file.
+    void listKernels();
 
     QString traceFolder_;
     QString recorded_;
@@ -57,6 +68,8 @@ private:
     QLabel* heading_;
     QLabel* message_;
     QPushButton* mapButton_;
+    QToolButton* kernelsButton_;
+    ViewerState* state_;
     QPlainTextEdit* editor_;
     PythonHighlighter* highlighter_;
 };

@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption tab(
         QStringLiteral("tab"),
         QStringLiteral(
-            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection or "
-            "flame."),
+            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame "
+            "or code (Kernel code)."),
         QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),

@@ -1,0 +1,168 @@
+// The Kernel code tab (issue 18): a selected Triton kernel shows its source numbered as in its
+// module, the config the trace says it ran with (marked among the configs tried), occupancy, GPU
+// time and nodes; a kernel without code says which input would provide it and still shows the
+// launch; a Python line of its stack opens the Source tab; the Hotspots kernel list and the
+// Source tab's "Kernels of line" menu open a kernel's code; --tab code shows the tab.
+#include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QtTest>
+
+#include "code_editor.h"
+#include "hotspots_panel.h"
+#include "kernel_code_panel.h"
+#include "main_window.h"
+#include "source_view.h"
+#include "viewer_state.h"
+#include "viewer_test_support.h"
+
+using namespace stackline;
+using namespace ui_test;
+
+namespace {
+
+const QString kExample = QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.pt.trace.json");
+const char* kSoftmax = "triton_red_fused__softmax_4";
+const char* kForwardKey = "('Torch-Compiled Region: 0/0', False)";
+
+KernelCode softmaxRecord() {
+    KernelCode k;
+    k.name = kSoftmax;
+    k.graphKey = kForwardKey;
+    k.compileId = "0/0";
+    k.source =
+        "@triton_heuristics.reduction(size_hints={'x': 4096, 'r0_': 2048})\n"
+        "@triton.jit\n"
+        "def triton_red_fused__softmax_4(in_ptr0, out_ptr2, xnumel, r0_numel, XBLOCK: "
+        "tl.constexpr, R0_BLOCK: tl.constexpr):\n"
+        "    xoffset = tl.program_id(0) * XBLOCK\n";
+    k.firstLine = 120;
+    k.lastLine = 123;
+    k.launchSites = {{310, "        triton_red_fused__softmax_4.run(buf5, buf8, 4096, 2048)"}};
+    k.autotuneCacheState = "miss";
+    k.configs = {"XBLOCK: 1, R0_BLOCK: 1024, num_warps: 8, num_stages: 1",
+                 "XBLOCK: 1, R0_BLOCK: 2048, num_warps: 8, num_stages: 1"};
+    k.compileTimeUs = 1500.0;
+    k.postGradNodes = {"amax", "sub", "exp", "sum_1", "div"};
+    k.preGradNodes = {"softmax"};
+    return k;
+}
+
+}  // namespace
+
+class TstKernelCodePanel : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        isolateSettings();
+        window_.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window_));
+        QVERIFY(openTrace(window_, kExample));
+        softmax_ = rowNamed(*window_.document(), kSoftmax, "kernel");
+        QVERIFY(softmax_ != kNoRow);
+    }
+
+    void selectedKernelShowsSourceAndConfig() {
+        const KernelCodeIndex index({softmaxRecord()}, {});
+        KernelCodePanel panel(nullptr);
+        panel.showKernel(*window_.document(), index, softmax_);
+        QVERIFY(panel.headingText().contains(QLatin1String(kSoftmax)));
+        QVERIFY(panel.messageText().isEmpty());
+        QCOMPARE(panel.editor()->toPlainText() + QLatin1Char('\n'),
+                 QString::fromStdString(softmaxRecord().source));
+        QCOMPARE(panel.editor()->firstLineNumber(), 120);
+        const QString details = panel.detailsText();
+        QVERIFY2(details.contains(QStringLiteral("XBLOCK=1, R0_BLOCK=2048")), qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("num_warps 8")));
+        QVERIFY(details.contains(QStringLiteral("num_stages 1")));
+        // The config that ran is marked among those tried; the other one is listed.
+        QVERIFY(details.contains(
+            QStringLiteral("XBLOCK: 1, R0_BLOCK: 2048, num_warps: 8, num_stages: 1 (ran)")));
+        QVERIFY(details.contains(QStringLiteral("R0_BLOCK: 1024")));
+        QVERIFY(
+            !details.contains(QStringLiteral("R0_BLOCK: 1024, num_warps: 8, num_stages: 1 (ran)")));
+        QVERIFY(details.contains(QStringLiteral("cache miss")));
+        QVERIFY(details.contains(QStringLiteral("46 registers/thread")));
+        // Two steps, one launch each, in the same compiled region.
+        QVERIFY2(details.contains(QStringLiteral("2 launches in Torch-Compiled Region: 0/0")),
+                 qPrintable(details));
+        QVERIFY(
+            details.contains(QStringLiteral("pre-grad softmax → post-grad amax, sub, exp, "
+                                            "sum_1, div → this kernel")));
+        QVERIFY(details.contains(QStringLiteral("module line 310")));
+    }
+
+    void kernelWithoutCodeNamesTheMissingInput() {
+        KernelCodePanel panel(nullptr);
+        panel.showKernel(*window_.document(), KernelCodeIndex(), softmax_);
+        const QString why = panel.messageText();
+        QVERIFY2(why.contains(QStringLiteral("TORCH_TRACE")), qPrintable(why));
+        QVERIFY(why.contains(QStringLiteral("Add Kernel Information")));
+        QVERIFY(why.contains(
+            QStringLiteral("/tmp/torchinductor_alice/lz/"
+                           "clzmeqxqplkpeesvxdhrubywp6mr7wcsylhcgbu4vshp4rdetjtz.py")));
+        QVERIFY(panel.editor()->toPlainText().isEmpty());
+        // The launch the trace recorded is still shown.
+        QVERIFY(panel.detailsText().contains(QStringLiteral("XBLOCK=1, R0_BLOCK=2048")));
+    }
+
+    void pythonLineOpensSource() {
+        window_.state()->select(softmax_);
+        QListWidget* lines = window_.kernelCode()->pythonLines();
+        QVERIFY(lines->count() >= 2);
+        QListWidgetItem* attention = nullptr;
+        for (int i = 0; i < lines->count(); ++i)
+            if (lines->item(i)->text().startsWith(QStringLiteral("model.py:51")))
+                attention = lines->item(i);
+        QVERIFY(attention);
+        window_.showTab(QStringLiteral("code"));
+        QCOMPARE(window_.tabs()->currentWidget(), window_.kernelCode());
+        window_.source()->showSource(QStringLiteral("/home/alice/proj/model.py"), 57);
+        emit lines->itemClicked(attention);
+        QCOMPARE(window_.tabs()->currentWidget(), window_.source());
+        QCOMPARE(window_.source()->line(), 51);
+    }
+
+    void hotspotKernelOpensItsCode() {
+        window_.state()->select(kNoRow);
+        window_.showTab(QStringLiteral("hotspots"));
+        window_.hotspots()->selectVisualRow(0);  // model.py:51
+        QListWidget* kernels = window_.hotspots()->kernelList();
+        QVERIFY(kernels->count() > 0);
+        QListWidgetItem* item = kernels->item(0);
+        emit kernels->itemDoubleClicked(item);
+        QCOMPARE(window_.tabs()->currentWidget(), window_.kernelCode());
+        const EventRef selected = window_.state()->selected();
+        QVERIFY(selected.isValid());
+        const QString name = QString::fromUtf8(selected.doc->events().nameOf(selected.row));
+        QVERIFY(item->text().contains(name));
+        QVERIFY(window_.kernelCode()->headingText().contains(name));
+    }
+
+    void sourceLineListsItsKernels() {
+        window_.showTab(QStringLiteral("source"));
+        window_.state()->showSource(QStringLiteral("/home/alice/proj/model.py"), 51);
+        QToolButton* button = window_.source()->kernelsButton();
+        QVERIFY(!button->isHidden());
+        QVERIFY2(button->text().startsWith(QStringLiteral("Kernels of line 51")),
+                 qPrintable(button->text()));
+        const QList<QAction*> actions = button->menu()->actions();
+        QVERIFY(actions.size() >= 2);  // the softmax forward and backward
+        QVERIFY(actions.front()->text().contains(QStringLiteral("softmax")));
+        actions.front()->trigger();
+        QCOMPARE(window_.tabs()->currentWidget(), window_.kernelCode());
+        QVERIFY(window_.kernelCode()->headingText().contains(QStringLiteral("softmax")));
+        // A line that launched nothing lists nothing.
+        window_.state()->showSource(QStringLiteral("/home/alice/proj/model.py"), 1);
+        QVERIFY(button->isHidden());
+    }
+
+private:
+    MainWindow window_;
+    uint32_t softmax_ = kNoRow;
+};
+
+QTEST_MAIN(TstKernelCodePanel)
+#include "tst_kernel_code_panel.moc"

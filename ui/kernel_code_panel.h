@@ -1,0 +1,58 @@
+// The Kernel code tab: what Inductor generated for the selected GPU kernel. The Triton source
+// (numbered as in its module, Python-highlighted) or, for an extern kernel (cuBLAS, ...), the
+// wrapper lines of its graph that call extern_kernels.*; the config the trace says it ran with
+// and the configs autotuning tried; occupancy; its GPU time over the launches of the same name in
+// the same compiled region; the pre-grad → post-grad nodes it came from; and the Python lines of
+// its stack (clicking one shows it in the Source tab). Without code it says which input would
+// provide it and still shows the launch the trace recorded.
+#pragma once
+
+#include <QWidget>
+
+#include "document.h"
+#include "kernel_code.h"
+
+class CodeEditor;
+class PythonHighlighter;
+class QLabel;
+class QListWidget;
+class ViewerState;
+
+class KernelCodePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit KernelCodePanel(ViewerState* state, QWidget* parent = nullptr);
+
+    // Shows a GPU kernel of doc with this code index (the document's kernel information's, or a
+    // test's); a row that is no GPU kernel clears the tab.
+    void showKernel(const Document& doc, const stackline::KernelCodeIndex& code, uint32_t row);
+    void clear();
+
+    // What is shown: the kernel's name and graph, why there is no code (empty when there is),
+    // the launch, autotuning, occupancy, time and nodes (plain text), the code.
+    QString headingText() const;
+    QString messageText() const;
+    QString detailsText() const;
+    CodeEditor* editor() const { return editor_; }
+    QListWidget* pythonLines() const { return lines_; }
+
+signals:
+    // A Python line was clicked and given to ViewerState::showSource.
+    void sourceOpened();
+
+private:
+    void showCode(const Document& doc, const stackline::KernelCodeIndex& code,
+                  const stackline::KernelCode* record, const stackline::TritonLaunch& launch,
+                  const std::vector<const stackline::KernelCode*>& externs, uint32_t row);
+    // Shows text numbered from firstLine, these (module) lines marked, the first one centred.
+    void setCode(const QString& text, int firstLine, const std::vector<int>& marked);
+    void showPythonLines(const Document& doc, uint32_t row);
+
+    ViewerState* state_;
+    QLabel* heading_;
+    QLabel* message_;
+    QLabel* details_;
+    CodeEditor* editor_;
+    PythonHighlighter* highlighter_;
+    QListWidget* lines_;
+};
