@@ -51,6 +51,25 @@ std::vector<std::string> graphKeysOf(const Document& doc, uint32_t row) {
     return keys;
 }
 
+// The kernel a CPU slice launched (a Triton launcher cpu_op, its runtime call): the only launch
+// flow that starts inside it on its track; the kernel itself for a kernel; else kNoRow (a slice
+// that launched several, a compiled region, is not one kernel's).
+uint32_t kernelOf(const Document& doc, uint32_t row) {
+    if (doc.isKernel(row)) return row;
+    const EventTable& ev = doc.events();
+    const uint32_t track = doc.tracks.trackOf(row);
+    const int64_t end = ev.tsNs[row] + std::max<int64_t>(0, ev.durNs[row]);
+    uint32_t found = kNoRow;
+    for (const FlowLink& l : doc.flows.links()) {
+        if (!l.isLaunch() || doc.tracks.trackOf(l.from) != track ||
+            ev.tsNs[l.from] < ev.tsNs[row] || ev.tsNs[l.from] > end || !doc.isKernel(l.to))
+            continue;
+        if (found != kNoRow) return kNoRow;
+        found = l.to;
+    }
+    return found;
+}
+
 // "XBLOCK=2,R0_BLOCK=2048" against "XBLOCK: 2, R0_BLOCK: 2048, num_warps: 4": every pair there.
 bool configMatches(const std::string& config, const std::string& kwargs) {
     if (kwargs.empty()) return false;
@@ -109,8 +128,8 @@ QString gpuTimeText(const Document& doc, uint32_t row) {
     if (count == 0) return {};
     const QString where = regionName.empty() ? QObject::tr("outside compiled regions")
                                              : QObject::tr("in %1").arg(codeHtml(qs(regionName)));
-    return QObject::tr("%1 launches %2: total %3, mean %4, min %5, max %6")
-        .arg(count)
+    return QObject::tr("%1 %2: total %3, mean %4, min %5, max %6")
+        .arg(count == 1 ? QObject::tr("1 launch") : QObject::tr("%1 launches").arg(count))
         .arg(where, formatDuration(total), formatDuration(total / int64_t(count)),
              formatDuration(lo), formatDuration(hi));
 }
@@ -140,6 +159,7 @@ KernelCodePanel::KernelCodePanel(ViewerState* state, QWidget* parent)
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     message_->setStyleSheet(QStringLiteral("color: %1").arg(uiColor(UiColor::Warning).name()));
     editor_ = new CodeEditor;
+    editor_->setPlaceholderText(tr("No generated code to show."));
     highlighter_ = new PythonHighlighter(editor_->document());
     details_ = new QLabel;
     details_->setWordWrap(true);
@@ -179,8 +199,7 @@ KernelCodePanel::KernelCodePanel(ViewerState* state, QWidget* parent)
     connect(state_, &ViewerState::documentsChanged, this, &KernelCodePanel::clear);
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const EventRef e = state_->selected();
-        if (e.isValid() && e.doc->isKernel(e.row))
-            showKernel(*e.doc, e.doc->kernelInfo.code(), e.row);
+        if (e.isValid()) showKernel(*e.doc, e.doc->kernelInfo.code(), e.row);
     });
 }
 
@@ -210,7 +229,7 @@ void KernelCodePanel::clear() {
 }
 
 void KernelCodePanel::showKernel(const Document& doc, const KernelCodeIndex& code, uint32_t row) {
-    if (row >= doc.events().size() || !doc.isKernel(row)) {
+    if (row >= doc.events().size() || (row = kernelOf(doc, row)) == kNoRow) {
         clear();
         return;
     }

@@ -24,7 +24,7 @@ public:
     explicit KernelCodePanel(ViewerState* state, QWidget* parent = nullptr);
 
     // Shows a GPU kernel of doc with this code index (the document's kernel information's, or a
-    // test's); a row that is no GPU kernel clears the tab.
+    // test's); for a CPU slice, the kernel it launched (a Triton launcher cpu_op's); else clears.
     void showKernel(const Document& doc, const stackline::KernelCodeIndex& code, uint32_t row);
     void clear();
 

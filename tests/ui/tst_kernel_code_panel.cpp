@@ -108,6 +108,20 @@ private slots:
         QVERIFY(panel.detailsText().contains(QStringLiteral("XBLOCK=1, R0_BLOCK=2048")));
     }
 
+    void launcherShowsItsKernel() {
+        KernelCodePanel panel(nullptr);
+        const uint32_t launcher = rowNamed(*window_.document(), kSoftmax, "cpu_op");
+        QVERIFY(launcher != kNoRow);
+        panel.showKernel(*window_.document(), KernelCodeIndex({softmaxRecord()}, {}), launcher);
+        QVERIFY(panel.headingText().contains(QLatin1String(kSoftmax)));
+        QVERIFY(panel.editor()->toPlainText().contains(QStringLiteral("def triton_red")));
+        // A slice that launched several kernels (the compiled region) is not one kernel's.
+        panel.showKernel(*window_.document(), KernelCodeIndex({softmaxRecord()}, {}),
+                         window_.document()->compiledRegionFor(softmax_));
+        QVERIFY(panel.editor()->toPlainText().isEmpty());
+        QVERIFY(panel.headingText().startsWith(QStringLiteral("Select a GPU kernel")));
+    }
+
     void pythonLineOpensSource() {
         window_.state()->select(softmax_);
         QListWidget* lines = window_.kernelCode()->pythonLines();
