@@ -305,13 +305,19 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
         const QString text = !file.isEmpty() && f.open(QIODevice::ReadOnly)
                                  ? QString::fromUtf8(f.readAll())
                                  : QString();
-        if (const int def = defLine(text, name); def > 0) {
+        const bool triton = name.starts_with("triton_") || !launch.kernelKwargs.empty();
+        if (!triton && doc.compiledRegionFor(row) == kNoRow) {
+            setCode({}, 1, {});
+            why << tr(
+                "Launched outside compiled regions (eager PyTorch): Inductor generated no "
+                "code for it.");
+        } else if (const int def = defLine(text, name); def > 0) {
             setCode(text, 1, {def});
             why << tr("Shown from kernel_file %1 (no compile log holds this kernel).")
                        .arg(codeHtml(file));
         } else {
             setCode({}, 1, {});
-            if (!name.starts_with("triton_") && launch.kernelKwargs.empty())
+            if (!triton)
                 why << tr(
                     "No generated code: not a Triton kernel, and the compile log holds no "
                     "extern_kernels.* call of its graph.");

@@ -106,6 +106,17 @@ private slots:
         QVERIFY(panel.editor()->toPlainText().isEmpty());
         // The launch the trace recorded is still shown.
         QVERIFY(panel.detailsText().contains(QStringLiteral("XBLOCK=1, R0_BLOCK=2048")));
+
+        // An eager kernel (the optimizer's) has no generated code to look for.
+        const Document& doc = *window_.document();
+        uint32_t eager = kNoRow;
+        for (uint32_t r = 0; r < doc.events().size() && eager == kNoRow; ++r)
+            if (doc.isKernel(r) && doc.compiledRegionFor(r) == kNoRow) eager = r;
+        QVERIFY(eager != kNoRow);
+        panel.showKernel(doc, KernelCodeIndex({softmaxRecord()}, {}), eager);
+        QVERIFY2(panel.messageText().contains(QStringLiteral("outside compiled regions")),
+                 qPrintable(panel.messageText()));
+        QVERIFY(!panel.messageText().contains(QStringLiteral("TORCH_TRACE")));
     }
 
     void launcherShowsItsKernel() {
