@@ -15,6 +15,7 @@ const char* kUsage = R"(usage:
   stackline-cli summary TRACE [--kernel-info KINFO] [--range START_US:END_US] [--json]
   stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json | --folded] [--eager]
   stackline-cli kernel-info KINFO [-o OUT]
+  stackline-cli kernel-code KINFO [KERNEL...] [--trace TRACE] [--json]
 
 TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information: the
 registry (JSON, as stackline_handler.py saves it), a TORCH_TRACE log (dedicated_log_torch_trace_*.log)
@@ -24,6 +25,15 @@ present. OUT is written as gzip when it ends in .gz.
 
 kernel-info reads KINFO in any of these forms and writes it as a registry file (to stdout without
 -o): save it as "<trace without .json>.kernel_info.json" and the trace opens with its stacks.
+
+kernel-code lists what Inductor generated for each kernel (KERNEL names, else all), read from
+KINFO when it is a TORCH_TRACE log or folder: the Triton source and its lines in the generated
+module, where the wrapper launches it, autotuning (cache state, configs, compile time), post- and
+pre-grad nodes; extern kernels (extern_kernels.mm, ...) with their call sites. With --trace, each
+kernel's GPU time on TRACE (count, total, mean, min, max) and the launch config that ran
+(kernel_kwargs, num_warps, num_stages, kernel_file, kernel_hash, occupancy); a kernel launched
+on TRACE whose code KINFO lacks is listed with the reason. --json gives every field (times in
+integer nanoseconds).
 
 summary --range summarizes [START_US, END_US): microseconds (up to 3 decimals) from the trace's
 origin, the smallest ts of its events other than metadata (ph "M"), which is also the zero of the
@@ -75,6 +85,8 @@ Args parseArgs(int argc, char** argv) {
             a.kernelInfo = value();
         } else if (arg == "-o" || arg == "--output") {
             a.out = value();
+        } else if (arg == "--trace") {
+            a.codeTrace = value();
         } else if (arg == "--range") {
             a.range = value();
         } else if (arg == "--report") {
@@ -101,9 +113,13 @@ Args parseArgs(int argc, char** argv) {
     }
     if (positional.empty()) usageError("no command given");
     a.command = positional[0];
+    if (a.command == "kernel-code" && positional.size() >= 2) {
+        a.kernels.assign(positional.begin() + 2, positional.end());
+        positional.resize(2);
+    }
     if (positional.size() != 2)
-        usageError(a.command + (a.command == "kernel-info" ? " takes exactly one KINFO"
-                                                           : " takes exactly one TRACE"));
+        usageError(a.command + (a.command.starts_with("kernel-") ? " takes exactly one KINFO"
+                                                                 : " takes exactly one TRACE"));
     a.trace = positional[1];
     return a;
 }

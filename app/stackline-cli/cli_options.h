@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace cli {
 
@@ -11,6 +12,8 @@ constexpr int kExitInput = 2;
 
 struct Args {
     std::string command, trace, kernelInfo, out, report, range;
+    std::string codeTrace;             // kernel-code --trace
+    std::vector<std::string> kernels;  // kernel-code's KERNEL arguments
     bool json = false, inPlace = false, timings = false, folded = false, eager = false;
     unsigned threads = 0;
     std::size_t top = 20;

@@ -10,5 +10,6 @@ int annotate(const Args& a);
 int summary(const Args& a);
 int hotspots(const Args& a);
 int kernelInfo(const Args& a);
+int kernelCode(const Args& a);
 
 }  // namespace cli
