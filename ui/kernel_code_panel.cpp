@@ -184,11 +184,13 @@ KernelCodePanel::KernelCodePanel(ViewerState* state, QWidget* parent)
     side->addWidget(lines_);
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 1);
+    side->setSizes({300, 100});
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(editor_);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({900, 600});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(heading_);
