@@ -2,11 +2,15 @@
 // module, the config the trace says it ran with (marked among the configs tried), occupancy, GPU
 // time and nodes; a kernel without code says which input would provide it and still shows the
 // launch; a Python line of its stack opens the Source tab; the Hotspots kernel list and the
-// Source tab's "Kernels of line" menu open a kernel's code; --tab code shows the tab.
+// Source tab's "Kernels of line" menu open a kernel's code; --tab code shows the tab. With a real
+// TORCH_TRACE log as kernel information, a Triton kernel shows the log's source, config and nodes
+// and a cuBLAS kernel its graph's extern_kernels.* calls.
 #include <QListWidget>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextBlock>
 #include <QToolButton>
 #include <QtTest>
 
@@ -26,6 +30,34 @@ namespace {
 const QString kExample = QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.pt.trace.json");
 const char* kSoftmax = "triton_red_fused__softmax_4";
 const char* kForwardKey = "('Torch-Compiled Region: 0/0', False)";
+const QString kJitLog =
+    QStringLiteral(STACKLINE_DATA "/torch_trace/inductor_provenance_jit_debug_handle_log.txt");
+
+// A compiled region of the jit_debug_handle log's graph that launches its first Triton kernel (with
+// the launcher cpu_op's config) and a cuBLAS kernel, each through a runtime call and an ac2g flow.
+QByteArray jitTrace() {
+    return R"({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0", "pid": 1, "tid": 1,
+   "ts": 100, "dur": 100, "args": {}},
+  {"ph": "X", "cat": "cpu_op",
+   "name": "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "pid": 1, "tid": 1,
+   "ts": 110, "dur": 20, "args": {"kernel_backend": "triton", "num_warps": 4, "num_stages": 1,
+   "kernel_kwargs": "XBLOCK=128", "kernel_hash": "abc"}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 112,
+   "dur": 5, "args": {"correlation": 7}},
+  {"ph": "s", "id": 7, "pid": 1, "tid": 1, "ts": 112, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "kernel",
+   "name": "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "pid": 0, "tid": 7,
+   "ts": 150, "dur": 10, "args": {"correlation": 7, "registers per thread": 16}},
+  {"ph": "f", "id": 7, "pid": 0, "tid": 7, "ts": 150, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 140,
+   "dur": 5, "args": {"correlation": 8}},
+  {"ph": "s", "id": 8, "pid": 1, "tid": 1, "ts": 140, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "kernel", "name": "ampere_sgemm_32x32_sliced1x4_tn", "pid": 0, "tid": 7,
+   "ts": 170, "dur": 10, "args": {"correlation": 8}},
+  {"ph": "f", "id": 8, "pid": 0, "tid": 7, "ts": 170, "cat": "ac2g", "name": "ac2g", "bp": "e"}
+]})";
+}
 
 KernelCode softmaxRecord() {
     KernelCode k;
@@ -131,6 +163,49 @@ private slots:
                          window_.document()->compiledRegionFor(softmax_));
         QVERIFY(panel.editor()->toPlainText().isEmpty());
         QVERIFY(panel.headingText().startsWith(QStringLiteral("Select a GPU kernel")));
+    }
+
+    // The real reader: a TORCH_TRACE log given as kernel information.
+    void logGivesSourceConfigsAndNodes() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("jit.pt.trace.json"));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(jitTrace());
+        f.close();
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+        w.openTrace(trace, kJitLog);
+        QVERIFY(loaded.wait(60000));
+        const Document& doc = *w.document();
+        const uint32_t triton =
+            rowNamed(doc, "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "kernel");
+        QVERIFY(triton != kNoRow);
+        w.state()->select(triton);
+        KernelCodePanel* panel = w.kernelCode();
+        QVERIFY2(panel->messageText().isEmpty(), qPrintable(panel->messageText()));
+        QVERIFY(panel->headingText().contains(QLatin1String(kForwardKey)));
+        QCOMPARE(panel->editor()->firstLineNumber(), 61);
+        QVERIFY(panel->editor()->toPlainText().startsWith(
+            QStringLiteral("@triton_heuristics.pointwise(")));
+        QVERIFY(panel->editor()->toPlainText().contains(QStringLiteral(
+            "def triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0(in_ptr0, in_ptr1")));
+        const QString details = panel->detailsText();
+        QVERIFY2(details.contains(QStringLiteral("XBLOCK: 128, num_warps: 4, num_stages: 1 (ran)")),
+                 qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral(
+            "pre-grad x_2, x_1, x → post-grad sigmoid, relu, add_tensor_1, le → this kernel")));
+        QVERIFY(details.contains(QStringLiteral("module line 204")));
+        QVERIFY(details.contains(QStringLiteral("16 registers/thread")));
+
+        // cuBLAS: the wrapper's extern_kernels.* calls of the graph, marked in its module.
+        w.state()->select(rowNamed(doc, "ampere_sgemm_32x32_sliced1x4_tn", "kernel"));
+        QVERIFY(panel->messageText().contains(QStringLiteral("extern kernel")));
+        const QList<QTextEdit::ExtraSelection> marked = panel->editor()->extraSelections();
+        QCOMPARE(marked.size(), 2);
+        for (const QTextEdit::ExtraSelection& m : marked)
+            QVERIFY2(m.cursor.block().text().contains(QStringLiteral("extern_kernels.mm(")),
+                     qPrintable(m.cursor.block().text()));
     }
 
     void pythonLineOpensSource() {
