@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Regenerates Stackline's bundled example (Python stdlib only, deterministic).
 
-    python3 make_example.py            # writes example.pt.trace.json and
-                                       # example.pt.trace.kernel_info.json beside this script
+    python3 make_example.py            # writes example.pt.trace.json,
+                                       # example.pt.trace.kernel_info.json and
+                                       # example.torch_trace.log beside this script
     python3 make_example.py --check    # exits 1 if the committed files differ from a fresh run
     python3 make_example.py --out DIR  # writes into DIR instead
 
@@ -18,6 +19,10 @@ The kernel information has the shape of Inductor's provenance registry
 {"stack_traces", "post_grad_nodes", "pre_grad_nodes"}. Every stack string is built from
 model.py, so line numbers and code always match the bundled source. The stacks use the
 path /home/alice/proj/model.py, as if recorded on the author's machine.
+
+example.torch_trace.log is the TORCH_TRACE log of the same compile (example_output_code.py): the
+generated module with each kernel's Triton source, autotuning, node mappings and the kernel stack
+traces; read as kernel information it gives the registry above.
 
 Deliberate features (see README.md):
 - the forward kernels triton_poi_fused_clone_3 and triton_poi_fused_clone_5 and the
@@ -40,6 +45,7 @@ import random
 import sys
 from contextlib import contextmanager
 
+from example_output_code import LOG_NAME, torch_trace_log
 from example_workload import (BACKWARD, BASE_TIME_NS, BATCH_BYTES, BWD_KEY, BWD_TID, FORWARD, FWD_KEY, GPU_PID, HERE,
                               K_ADAMW, K_FILL, K_FOREACH_ADD, K_MEAN, K_MSE, K_MSE_BWD, MAIN_TID, N_PARAMS, PID, STREAM, US)
 
@@ -426,7 +432,8 @@ def kernel_info():
 def render_all():
     trace = Gen().build()
     kinfo = json.dumps(kernel_info(), indent=2) + "\n"
-    return {TRACE_NAME: trace, KINFO_NAME: kinfo}
+    log = torch_trace_log(lambda name: f"/tmp/torchinductor_alice/{inductor_hash(name)[1:3]}/{inductor_hash(name)}.py")
+    return {TRACE_NAME: trace, KINFO_NAME: kinfo, LOG_NAME: log}
 
 
 def main():
@@ -436,7 +443,8 @@ def main():
     a = ap.parse_args()
     files = render_all()
     for name, text in files.items():
-        json.loads(text)  # both outputs must be valid JSON
+        if name.endswith(".json"):
+            json.loads(text)  # the trace and the registry must be valid JSON
         path = os.path.join(a.out, name)
         if a.check:
             try:

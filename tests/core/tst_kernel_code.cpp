@@ -170,6 +170,29 @@ private slots:
         QCOMPARE(checked, want.size());
     }
 
+    // The bundled example's TORCH_TRACE log, read as kernel information, annotates the example
+    // as its registry does; and it holds the code of every Triton kernel the trace launches.
+    void exampleLogAsKernelInformation() {
+        const std::string dir = STACKLINE_EXAMPLE;
+        const Trace trace = loadTrace(dir + "/example.pt.trace.json");
+        const KernelInfo log = KernelInfo::load(dir + "/example.torch_trace.log");
+        const KernelInfo registry = KernelInfo::load(dir + "/example.pt.trace.kernel_info.json");
+        QVERIFY(log.registryJson() == registry.registryJson());
+        QVERIFY(exportToString(trace, runProvenance(trace, log)) ==
+                exportToString(trace, runProvenance(trace, registry)));
+        std::size_t triton = 0;
+        for (uint32_t r = 0; r < trace.events.size(); ++r) {
+            std::string_view name = trace.events.nameOf(r);
+            if (trace.events.catOf(r) != "kernel" ||
+                !(name.starts_with("triton_") || name.starts_with("rms_scale")))
+                continue;
+            ++triton;
+            QVERIFY2(!log.code().named(name).empty(), std::string(name).c_str());
+            QVERIFY(!log.code().named(name).front()->source.empty());
+        }
+        QVERIFY(triton > 0);
+    }
+
     // stackline-cli kernel-code with --trace: the launch config, and why the code is missing.
     void cliExplainsMissingCode() {
         const Run r = cli(
