@@ -341,13 +341,18 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
     }
     if (record) {
         QString tune = tr("<b>Autotuning</b>:");
-        if (!record->autotuneCacheState.empty())
-            tune +=
-                tr(" cache %1").arg(codeHtml(QString::fromStdString(record->autotuneCacheState)));
+        // "hit" and "miss" are the cache's; other states ("only 1 config") say themselves.
+        const QString state = QString::fromStdString(record->autotuneCacheState);
+        if (state == QLatin1String("hit") || state == QLatin1String("miss"))
+            tune += tr(" cache %1").arg(state);
+        else if (!state.isEmpty())
+            tune += QLatin1Char(' ') + state.toHtmlEscaped();
         if (record->compileTimeUs)
             tune += tr(", compiled in %1").arg(formatMicroseconds(*record->compileTimeUs));
-        if (record->numConfigs) tune += tr(", %1 configs tried").arg(*record->numConfigs);
-        if (record->configs.empty()) tune += tr(", no configs recorded");
+        if (record->numConfigs && *record->numConfigs > 1)
+            tune += tr(", %1 configs tried").arg(*record->numConfigs);
+        if (record->configs.empty())
+            tune += record->numConfigs ? tr(" (the log lists none)") : tr(", no configs recorded");
         html << tune;
         for (const std::string& c : record->configs)
             html << (configMatches(c, launch.kernelKwargs)

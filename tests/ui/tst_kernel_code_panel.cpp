@@ -208,6 +208,28 @@ private slots:
                      qPrintable(m.cursor.block().text()));
     }
 
+    // The bundled example with its TORCH_TRACE log (made by make_example.py).
+    void exampleLogGivesSource() {
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+        w.openTrace(kExample, QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.torch_trace.log"));
+        QVERIFY(loaded.wait(60000));
+        const Document& doc = *w.document();
+        w.state()->select(rowNamed(doc, kSoftmax, "kernel"));
+        KernelCodePanel* panel = w.kernelCode();
+        QVERIFY2(panel->messageText().isEmpty(), qPrintable(panel->messageText()));
+        QVERIFY(panel->editor()->firstLineNumber() > 1);
+        QVERIFY(panel->editor()->toPlainText().contains(
+            QStringLiteral("def triton_red_fused__softmax_4(")));
+        QVERIFY(panel->detailsText().contains(QStringLiteral("XBLOCK=1, R0_BLOCK=2048")));
+        QVERIFY(panel->pythonLines()->count() >= 2);
+        // A cuBLAS kernel of the forward graph: its extern_kernels.* calls.
+        w.state()->select(rowNamed(doc, "ampere_sgemm_128x64_nn", "kernel"));
+        QVERIFY2(panel->messageText().contains(QStringLiteral("extern kernel")),
+                 qPrintable(panel->messageText()));
+        QVERIFY(!panel->editor()->extraSelections().isEmpty());
+    }
+
     void pythonLineOpensSource() {
         window_.state()->select(softmax_);
         QListWidget* lines = window_.kernelCode()->pythonLines();
