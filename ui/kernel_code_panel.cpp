@@ -279,18 +279,22 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
     if (record && !record->source.empty()) {
         setCode(QString::fromStdString(record->source), record->firstLine, {});
     } else if (!externs.empty()) {
-        // The module around the calls, or the calls alone when the log held no module.
-        const std::string_view module = index.module(externs[0]->compileId);
+        // The module around the calls, or the calls alone when the module at hand is not the
+        // one they are in (forward and backward graphs share a compile id) or is absent.
+        const QStringList module = qs(index.module(externs[0]->compileId)).split(QLatin1Char('\n'));
         std::vector<int> marked;
         QStringList calls;
+        bool inModule = true;
         for (const KernelCode* k : externs)
             for (const CodeLine& l : k->launchSites) {
                 marked.push_back(l.line);
                 calls << QString::fromStdString(l.text);
+                inModule = inModule && l.line >= 1 && l.line <= module.size() &&
+                           module[l.line - 1] == calls.back();
             }
         std::sort(marked.begin(), marked.end());
-        if (!module.empty())
-            setCode(qs(module), 1, marked);
+        if (inModule)
+            setCode(module.join(QLatin1Char('\n')), 1, marked);
         else
             setCode(calls.join(QLatin1Char('\n')), 1, {});
         why << tr("An extern kernel: its name does not say which call launched it. Marked: the "
