@@ -3,11 +3,12 @@
 //             [--hotspot N] [--range START_US:END_US] [--marker US]... [--show-flows]
 //             [--screenshot PNG [--window-size WxH]]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
-// with its recorded source folder /home/alice/proj mapped there). With several traces it opens
-// the first and starts one more stackline per other trace (a file manager's "Open" on a
-// selection: Exec=stackline %F). With --screenshot it loads the trace, selects and centres the
-// event, renders the whole window (1600x1000 unless --window-size) to PNG and exits (0 on success,
-// 2 when the trace cannot be loaded or the event is not found).
+// with its recorded source folder /home/alice/proj mapped there) with its TORCH_TRACE log as
+// kernel information unless --kernel-info names other: the log holds the generated code too. With
+// several traces it opens the first and starts one more stackline per other trace (a file manager's
+// "Open" on a selection: Exec=stackline %F). With --screenshot it loads the trace, selects and
+// centres the event, renders the whole window (1600x1000 unless --window-size) to PNG and exits (0
+// on success, 2 when the trace cannot be loaded or the event is not found).
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -38,7 +39,7 @@ const QString kExampleRecordedFolder = QStringLiteral("/home/alice/proj");
 // Copies the bundled example into dir; the trace's path, or empty on failure.
 QString extractExample(const QString& dir) {
     const char* files[] = {"example.pt.trace.json", "example.pt.trace.kernel_info.json",
-                           "model.py"};
+                           "example.torch_trace.log", "model.py"};
     for (const char* name : files) {
         const QString from = QStringLiteral(":/example/") + QLatin1String(name);
         const QString to = QDir(dir).filePath(QLatin1String(name));
@@ -209,7 +210,9 @@ int main(int argc, char** argv) {
         if (!png.isEmpty()) QCoreApplication::exit(2);
     });
     window.show();
-    if (!trace.isEmpty())
-        window.openTrace(QFileInfo(trace).absoluteFilePath(), cli.value(kernelInfo));
+    QString kinfo = cli.value(kernelInfo);
+    if (exampleDir && kinfo.isEmpty() && !trace.isEmpty())
+        kinfo = QDir(exampleDir->path()).filePath(QStringLiteral("example.torch_trace.log"));
+    if (!trace.isEmpty()) window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
     return app.exec();
 }
