@@ -42,7 +42,7 @@ QByteArray jitTrace() {
   {"ph": "X", "cat": "cpu_op",
    "name": "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "pid": 1, "tid": 1,
    "ts": 110, "dur": 20, "args": {"kernel_backend": "triton", "num_warps": 4, "num_stages": 1,
-   "kernel_kwargs": "XBLOCK=128", "kernel_hash": "abc"}},
+   "kernel_kwargs": "XBLOCK=128", "kernel_hash": "abc", "kernel_file": "KERNEL_FILE"}},
   {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 112,
    "dur": 5, "args": {"correlation": 7}},
   {"ph": "s", "id": 7, "pid": 1, "tid": 1, "ts": 112, "cat": "ac2g", "name": "ac2g"},
@@ -234,6 +234,39 @@ private slots:
         for (const QString& call : calls)
             QVERIFY2(call.trimmed().startsWith(QStringLiteral("extern_kernels.")),
                      qPrintable(call));
+    }
+
+    // Without a log, the kernel_file the trace names is read when it is here.
+    void kernelFileGivesSource() {
+        QTemporaryDir dir;
+        const QString module = dir.filePath(QStringLiteral("cabc.py"));
+        QFile m(module);
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write(
+            "import triton\n\n@triton.jit\n"
+            "def triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0(in_ptr0):\n"
+            "    pass\n");
+        m.close();
+        const QString trace = dir.filePath(QStringLiteral("jit.pt.trace.json"));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(jitTrace().replace("KERNEL_FILE", module.toUtf8()));
+        f.close();
+        MainWindow w;
+        QVERIFY(openTrace(w, trace));
+        w.state()->select(rowNamed(
+            *w.document(), "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "kernel"));
+        KernelCodePanel* panel = w.kernelCode();
+        QVERIFY2(panel->messageText().contains(QStringLiteral("Shown from kernel_file")),
+                 qPrintable(panel->messageText()));
+        QVERIFY(panel->editor()->toPlainText().startsWith(QStringLiteral("import triton")));
+        QCOMPARE(panel->editor()->textCursor().blockNumber() + 1, 4);  // the def, marked
+        QFile::remove(module);
+        w.state()->select(kNoRow);
+        w.state()->select(rowNamed(
+            *w.document(), "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "kernel"));
+        QVERIFY(panel->messageText().contains(QStringLiteral("Or make its kernel_file")));
+        QVERIFY(panel->messageText().contains(module));
     }
 
     void pythonLineOpensSource() {
