@@ -76,9 +76,26 @@ struct TritonLaunch {
     std::optional<double> blocksPerSm, warpsPerSm, occupancy;  // "est. achieved occupancy %"
 };
 
+// The runtime call that launched a GPU kernel row: its ac2g flow's start, else the runtime event
+// with its correlation id; kNoRow when there is none.
+uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow);
+
 // The launch of a GPU kernel row, found through its runtime launch (ac2g flow, else correlation)
 // and the launcher cpu_op around it; empty fields when the trace has none of it.
 TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows,
                             uint32_t kernelRow);
+
+// An extern kernel's launch among its compiled region's launches of the same extern call: the
+// launcher slice "extern_kernels.mm" (else "aten::mm") around its runtime launch, counted on its
+// thread within the region. The wrapper's call() makes them in that order.
+struct ExternCallOrder {
+    std::size_t index = 0, count = 0;  // 0-based place, and how many the region has
+};
+std::optional<ExternCallOrder> externCallOrderOf(const Trace& trace, const TrackIndex& tracks,
+                                                 const FlowIndex& flows, uint32_t kernelRow,
+                                                 std::string_view externName);
+// The wrapper line of that launch when the region calls the extern kernel as often as the record
+// has call sites; nullptr when the counts disagree (then every site is a candidate).
+const CodeLine* externCallSite(const KernelCode& record, const ExternCallOrder& order);
 
 }  // namespace stackline

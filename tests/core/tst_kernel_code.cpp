@@ -191,6 +191,28 @@ private slots:
             QVERIFY(!log.code().named(name).front()->source.empty());
         }
         QVERIFY(triton > 0);
+        // Each extern launch of the forward region is one of its module's calls, by order.
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const FlowIndex flows = FlowIndex::build(trace.events, tracks);
+        const KernelCode* mm =
+            log.code().find("('Torch-Compiled Region: 0/0', False)", "extern_kernels.mm");
+        QVERIFY(mm);
+        QCOMPARE(mm->launchSites.size(), std::size_t(3));
+        std::vector<int> lines;
+        for (uint32_t r = 0; r < trace.events.size(); ++r) {
+            if (trace.events.catOf(r) != "kernel") continue;
+            std::optional<ExternCallOrder> order =
+                externCallOrderOf(trace, tracks, flows, r, "extern_kernels.mm");
+            if (!order || order->count != 3) continue;  // the backward region calls it 8 times
+            const CodeLine* site = externCallSite(*mm, *order);
+            QVERIFY(site);
+            lines.push_back(site->line);
+        }
+        const std::vector<int> sites{mm->launchSites[0].line, mm->launchSites[1].line,
+                                     mm->launchSites[2].line};
+        std::vector<int> twoSteps = sites;
+        twoSteps.insert(twoSteps.end(), sites.begin(), sites.end());
+        QCOMPARE(lines, twoSteps);
     }
 
     // stackline-cli kernel-code with --trace: the launch config, and why the code is missing.
