@@ -43,6 +43,20 @@ const KernelCode* KernelCodeIndex::find(std::string_view graphKey, std::string_v
     return it == all.end() ? nullptr : *it;
 }
 
+const KernelCode* KernelCodeIndex::findByKernelFile(std::string_view fileOrHash) const {
+    if (fileOrHash.empty()) return nullptr;
+    for (const KernelCode& k : kernels_) {
+        if (k.kernelPath.empty()) continue;
+        std::string_view path = k.kernelPath;
+        if (path == fileOrHash) return &k;
+        std::size_t slash = path.rfind('/');
+        std::string_view stem = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+        if (stem.ends_with(".py")) stem.remove_suffix(3);
+        if (stem == fileOrHash) return &k;
+    }
+    return nullptr;
+}
+
 std::string_view KernelCodeIndex::module(std::string_view compileId) const {
     for (const auto& [id, text] : modules_)
         if (id == compileId) return text;

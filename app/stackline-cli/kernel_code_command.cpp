@@ -143,6 +143,7 @@ OrderedJson recordJson(const KernelCode& k) {
     j["compile_id"] = k.compileId;
     j["triton"] = k.triton;
     j["module_file"] = k.moduleFile;
+    j["kernel_path"] = k.kernelPath;
     j["first_line"] = k.firstLine;
     j["last_line"] = k.lastLine;
     j["source"] = k.source;

@@ -61,6 +61,9 @@ private slots:
             QVERIFY2(k, name.c_str());
             QVERIFY(k->triton);
             QCOMPARE(k->compileId, e["compile_id"].get<std::string>());
+            QCOMPARE(k->kernelPath, e["kernel_path"].get<std::string>());
+            if (!k->kernelPath.empty() && e["backward"] == false)
+                QCOMPARE(code.findByKernelFile(k->kernelPath), k);
             QCOMPARE(k->source, e["source"].get<std::string>());
             QCOMPARE(k->firstLine, e["first_line"].get<int>());
             QCOMPARE(k->lastLine, e["last_line"].get<int>());
@@ -180,6 +183,8 @@ private slots:
         QVERIFY(log.registryJson() == registry.registryJson());
         QVERIFY(exportToString(trace, runProvenance(trace, log)) ==
                 exportToString(trace, runProvenance(trace, registry)));
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const FlowIndex flows = FlowIndex::build(trace.events, tracks);
         std::size_t triton = 0;
         for (uint32_t r = 0; r < trace.events.size(); ++r) {
             std::string_view name = trace.events.nameOf(r);
@@ -189,11 +194,15 @@ private slots:
             ++triton;
             QVERIFY2(!log.code().named(name).empty(), std::string(name).c_str());
             QVERIFY(!log.code().named(name).front()->source.empty());
+            // The launch names the kernel's own module: its record, whatever the graph.
+            const TritonLaunch launch = tritonLaunchOf(trace, tracks, flows, r);
+            const KernelCode* byHash = log.code().findByKernelFile(launch.kernelHash);
+            QVERIFY(byHash);
+            QCOMPARE(byHash->name, std::string(name));
+            QCOMPARE(log.code().findByKernelFile(launch.kernelFile), byHash);
         }
         QVERIFY(triton > 0);
         // Each extern launch of the forward region is one of its module's calls, by order.
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
-        const FlowIndex flows = FlowIndex::build(trace.events, tracks);
         const KernelCode* mm =
             log.code().find("('Torch-Compiled Region: 0/0', False)", "extern_kernels.mm");
         QVERIFY(mm);
