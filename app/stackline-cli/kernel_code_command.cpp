@@ -298,7 +298,9 @@ int kernelCode(const Args& a) {
 
     if (names.empty())
         throw InputError(
-            a.trace + ": no generated code (inductor_output_code) in it" +
+            a.trace +
+            ": no generated code (inductor_output_code) in it: a TORCH_TRACE log "
+            "(dedicated_log_torch_trace_*.log, or a tlparse folder with its raw.log) holds it" +
             (a.codeTrace.empty() ? std::string() : ", and no Triton launch on " + a.codeTrace));
     OrderedJson out = OrderedJson::array();
     std::ostringstream text;

@@ -224,6 +224,23 @@ private slots:
         QCOMPARE(lines, twoSteps);
     }
 
+    // A log without kernel stack traces is no kernel information, but kernel-code shows its code.
+    void cliOnALogWithoutStackTraces() {
+        const Run r = cli(
+            {"kernel-code",
+             QString::fromStdString(kData + "/torch_trace/inductor_provenance_jit_cuda_log.txt"),
+             "--json"});
+        QCOMPARE(r.code, 0);
+        const json out = json::parse(r.out.toStdString());
+        QCOMPARE(out.size(), std::size_t(4));  // three Triton kernels, extern_kernels.mm
+        QCOMPARE(out[3]["name"].get<std::string>(), std::string("extern_kernels.mm"));
+        QCOMPARE(out[3]["launch_sites"].size(), std::size_t(2));
+        const Run none = cli(
+            {"kernel-code", QString::fromStdString(kData + "/torch_trace/derived/tlparse_fw_bw")});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("no generated code"), qPrintable(none.err));
+    }
+
     // stackline-cli kernel-code with --trace: the launch config, and why the code is missing.
     void cliExplainsMissingCode() {
         const Run r = cli(
