@@ -43,15 +43,27 @@ const KernelCode* KernelCodeIndex::find(std::string_view graphKey, std::string_v
     return it == all.end() ? nullptr : *it;
 }
 
+const KernelCode* KernelCodeIndex::findByKernelFile(std::string_view fileOrHash) const {
+    if (fileOrHash.empty()) return nullptr;
+    for (const KernelCode& k : kernels_) {
+        if (k.kernelPath.empty()) continue;
+        std::string_view path = k.kernelPath;
+        if (path == fileOrHash) return &k;
+        std::size_t slash = path.rfind('/');
+        std::string_view stem = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+        if (stem.ends_with(".py")) stem.remove_suffix(3);
+        if (stem == fileOrHash) return &k;
+    }
+    return nullptr;
+}
+
 std::string_view KernelCodeIndex::module(std::string_view compileId) const {
     for (const auto& [id, text] : modules_)
         if (id == compileId) return text;
     return {};
 }
 
-namespace {
-
-uint32_t launchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow) {
+uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow) {
     if (uint32_t from = flows.sourceOf(kernelRow); from != kNoRow) return from;
     std::optional<int64_t> corr = intArg(trace, kernelRow, kineto::kCorrelationArg);
     if (!corr) return kNoRow;
@@ -63,6 +75,8 @@ uint32_t launchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow
             return r;
     return kNoRow;
 }
+
+namespace {
 
 std::optional<double> numberIn(const nlohmann::json& args, std::string_view key) {
     auto it = args.find(key);
@@ -92,7 +106,7 @@ TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const 
         out.warpsPerSm = numberIn(k, kineto::kWarpsPerSmArg);
         out.occupancy = numberIn(k, kineto::kOccupancyArg);
     }
-    uint32_t launch = launchOf(trace, flows, kernelRow);
+    uint32_t launch = runtimeLaunchOf(trace, flows, kernelRow);
     if (launch == kNoRow) return out;
     // The innermost enclosing slice whose args name the config is the launcher.
     for (uint32_t r : tracks.enclosing(launch)) {
@@ -108,6 +122,47 @@ TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const 
         break;
     }
     return out;
+}
+
+std::optional<ExternCallOrder> externCallOrderOf(const Trace& trace, const TrackIndex& tracks,
+                                                 const FlowIndex& flows, uint32_t kernelRow,
+                                                 std::string_view externName) {
+    const EventTable& ev = trace.events;
+    uint32_t launch = runtimeLaunchOf(trace, flows, kernelRow);
+    if (launch == kNoRow || ev.tsNs.empty()) return std::nullopt;
+    uint32_t region = compiledRegionOf(ev, tracks, launch);
+    if (region == kNoRow) return std::nullopt;
+    const std::vector<uint32_t> around = tracks.enclosing(launch);
+    std::string aten = "aten::";
+    if (std::size_t dot = externName.rfind('.'); dot != std::string_view::npos)
+        aten += externName.substr(dot + 1);
+    uint32_t launcher = kNoRow;
+    for (std::string_view name : {externName, std::string_view(aten)}) {
+        for (uint32_t r : around)
+            if (ev.nameOf(r) == name) {
+                launcher = r;
+                break;
+            }
+        if (launcher != kNoRow) break;
+    }
+    if (launcher == kNoRow) return std::nullopt;
+    const std::string_view name = ev.nameOf(launcher);
+    const int64_t begin = ev.tsNs[region], end = ev.tsNs[region] + ev.durNs[region];
+    ExternCallOrder order;
+    for (uint32_t r = 0; r < ev.size(); ++r) {
+        if (ev.phase[r] != 'X' || ev.pid[r] != ev.pid[launcher] || ev.tid[r] != ev.tid[launcher] ||
+            ev.tsNs[r] < begin || ev.tsNs[r] >= end || ev.nameOf(r) != name)
+            continue;
+        if (ev.tsNs[r] < ev.tsNs[launcher] || (ev.tsNs[r] == ev.tsNs[launcher] && r < launcher))
+            ++order.index;
+        ++order.count;
+    }
+    return order;
+}
+
+const CodeLine* externCallSite(const KernelCode& record, const ExternCallOrder& order) {
+    if (record.launchSites.size() != order.count || order.index >= order.count) return nullptr;
+    return &record.launchSites[order.index];
 }
 
 }  // namespace stackline

@@ -29,7 +29,10 @@ struct KernelCode {
     std::string compileId;   // "0/0"; empty when unknown
     bool triton = true;      // false: an extern kernel (cuBLAS, ...), known only by its call sites
     std::string moduleFile;  // the output_code.py path the log names
-    std::string source;      // decorator through the end of the kernel's def; empty when absent
+    // The kernel's own module ("# kernel path: ..." above its definition): the trace's launches
+    // name it as kernel_file, its stem as kernel_hash.
+    std::string kernelPath;
+    std::string source;  // decorator through the end of the kernel's def; empty when absent
     int firstLine = 0, lastLine = 0;    // source's lines in the module (0 when absent)
     std::vector<CodeLine> launchSites;  // the wrapper's lines that call it, in order
     // triton_kernel_info: "hit", "miss", ... (empty when not recorded), the configs tried (or
@@ -54,6 +57,9 @@ public:
     // the provenance processor matches it. An empty graph key finds the name in any graph when
     // only one graph has it.
     const KernelCode* find(std::string_view graphKey, std::string_view name) const;
+    // The record of the kernel whose own module is this kernel_file, or whose stem is this
+    // kernel_hash: unambiguous across graphs. nullptr when none.
+    const KernelCode* findByKernelFile(std::string_view fileOrHash) const;
     // Every graph's record of a name.
     std::vector<const KernelCode*> named(std::string_view name) const;
     // The whole generated module of a compile id (empty when the log held none).
@@ -76,9 +82,26 @@ struct TritonLaunch {
     std::optional<double> blocksPerSm, warpsPerSm, occupancy;  // "est. achieved occupancy %"
 };
 
+// The runtime call that launched a GPU kernel row: its ac2g flow's start, else the runtime event
+// with its correlation id; kNoRow when there is none.
+uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow);
+
 // The launch of a GPU kernel row, found through its runtime launch (ac2g flow, else correlation)
 // and the launcher cpu_op around it; empty fields when the trace has none of it.
 TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows,
                             uint32_t kernelRow);
+
+// An extern kernel's launch among its compiled region's launches of the same extern call: the
+// launcher slice "extern_kernels.mm" (else "aten::mm") around its runtime launch, counted on its
+// thread within the region. The wrapper's call() makes them in that order.
+struct ExternCallOrder {
+    std::size_t index = 0, count = 0;  // 0-based place, and how many the region has
+};
+std::optional<ExternCallOrder> externCallOrderOf(const Trace& trace, const TrackIndex& tracks,
+                                                 const FlowIndex& flows, uint32_t kernelRow,
+                                                 std::string_view externName);
+// The wrapper line of that launch when the region calls the extern kernel as often as the record
+// has call sites; nullptr when the counts disagree (then every site is a candidate).
+const CodeLine* externCallSite(const KernelCode& record, const ExternCallOrder& order);
 
 }  // namespace stackline

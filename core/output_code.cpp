@@ -150,6 +150,11 @@ std::vector<KernelCode> parseOutputCode(std::string_view module) {
             while (last > first && isBlank(lines[last - 1])) --last;
             KernelCode k;
             k.name = std::string(name);
+            // The comment block above the definition names the kernel's own module.
+            constexpr std::string_view kPath = "# kernel path: ";
+            for (std::size_t c = i; c > 0 && lines[c - 1].starts_with("#"); --c)
+                if (lines[c - 1].starts_with(kPath))
+                    k.kernelPath = lines[c - 1].substr(kPath.size());
             if (first < last) {
                 k.firstLine = int(first) + 1;
                 k.lastLine = int(last);

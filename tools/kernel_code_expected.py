@@ -9,7 +9,7 @@ log: every Triton kernel each `inductor_output_code` module defines
 ("NAME = async_compile.triton('NAME', '''...''', ...)"): its name, the compile id, whether the
 module's graph is the backward one (is_backward of the next `inductor_compile` end event of that
 compile id), the source from its first decorator line to the last non-blank line before the
-closing quotes, the source's 1-based line range in the module, the `.run(` lines of the wrapper,
+closing quotes, the "# kernel path: " comment above it, the source's 1-based line range in the module, the `.run(` lines of the wrapper,
 autotune data from `triton_kernel_info` (configs written "KEY: VALUE, ..."), post-grad nodes from
 `inductor_triton_kernel_to_post_grad_nodes` (else cppCodeToPost under NAME or NAME:<handle>) and
 pre-grad nodes through postToPre, each node once in order. The artifacts about kernels belong to
@@ -120,8 +120,14 @@ def log_kernels(path):
                 configs.append(config_text(info["only_config"]))
             configs += [config_text(c) for c in info.get("configs", [])]
             post, pre = nodes(name, m["info"])
+            above = text[:k.start()].split("\n")[:-1]
+            comments = []
+            while above and above[-1].startswith("#"):
+                comments.append(above.pop())
+            paths = [c[len("# kernel path: "):] for c in comments if c.startswith("# kernel path: ")]
             out.append({
                 "name": name,
+                "kernel_path": paths[0] if paths else "",
                 "compile_id": m["cid"],
                 "backward": m["backward"],
                 "source": "\n".join(body[first:last]),

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <set>
@@ -12,6 +13,8 @@
 #include "kernel_code.h"
 #include "kineto.h"
 #include "output_code.h"
+#include "provenance.h"
+#include "py_value.h"
 #include "torch_trace_log.h"
 #include "trace.h"
 #include "track_index.h"
@@ -24,16 +27,22 @@ namespace {
 
 // The generated code of KINFO. A TORCH_TRACE log without kernel stack traces is no kernel
 // information, but its code is still worth showing.
-KernelCodeIndex codeOf(const std::string& path) {
+struct Loaded {
+    KernelInfo info;  // empty when KINFO is a log without kernel stack traces
+    KernelCodeIndex code;
+};
+
+Loaded load(const std::string& path) {
     try {
         KernelInfo info = KernelInfo::load(path);
         printNotes(info);
-        return info.code();
+        KernelCodeIndex code = info.code();
+        return {std::move(info), std::move(code)};
     } catch (const InputError&) {
         if (isDirectory(path)) throw;
         TraceBytes bytes = TraceBytes::open(path);
         if (!looksLikeStructuredLog(bytes.text())) throw;
-        return readTorchTraceLog(bytes.text(), path, false).code;
+        return {KernelInfo(), readTorchTraceLog(bytes.text(), path, false).code};
     }
 }
 
@@ -42,7 +51,22 @@ struct OnTrace {
     std::vector<int64_t> durNs;
     std::map<std::string, std::size_t> launches;  // launch config (JSON) -> count
     std::vector<TritonLaunch> distinct;
+    // Extern kernels: each launch's place among its region's calls of the same extern kernel.
+    std::vector<std::optional<ExternCallOrder>> externOrder;
 };
+
+// "extern_kernels.mm" when the launch of row sits in such a launcher slice, else empty.
+std::string externLauncherOf(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows,
+                             uint32_t row) {
+    uint32_t launch = runtimeLaunchOf(trace, flows, row);
+    if (launch == kNoRow) return {};
+    for (uint32_t r : tracks.enclosing(launch)) {
+        std::string_view name = trace.events.nameOf(r);
+        if (name.starts_with(std::string(reference::kExternKernelsMark) + "."))
+            return std::string(name);
+    }
+    return {};
+}
 
 OrderedJson launchJson(const TritonLaunch& l) {
     OrderedJson j = OrderedJson::object();
@@ -62,18 +86,40 @@ OrderedJson launchJson(const TritonLaunch& l) {
     return j;
 }
 
-std::map<std::string, OnTrace> readTrace(const std::string& path) {
+// (graph key, name) -> what the trace shows. The graph of a launch is the kernel-information
+// entry the provenance processor matched it to; empty when it matched none.
+using TraceKernels = std::map<std::pair<std::string, std::string>, OnTrace>;
+
+TraceKernels readTrace(const std::string& path, const KernelInfo& info) {
     Trace trace = loadTrace(path);
     const EventTable& ev = trace.events;
     const TrackIndex tracks = TrackIndex::build(ev, trace.text());
     const FlowIndex flows = FlowIndex::build(ev, tracks);
-    std::map<std::string, OnTrace> out;
+    const Provenance provenance = runProvenance(trace, info);
+    TraceKernels out;
     for (uint32_t r = 0; r < ev.size(); ++r) {
         if (ev.phase[r] != 'X' || !kineto::isGpuKernel(ev.catOf(r))) continue;
-        OnTrace& t = out[std::string(ev.nameOf(r))];
+        const StackSource* source = provenance.origins.of(r) == StackOrigin::Matched
+                                        ? provenance.origins.sourceOf(r)
+                                        : nullptr;
+        const std::string graph = source ? source->graphKey : std::string();
+        OnTrace& t = out[{graph, std::string(ev.nameOf(r))}];
         t.durNs.push_back(ev.durNs.empty() ? 0 : ev.durNs[r]);
         TritonLaunch l = tritonLaunchOf(trace, tracks, flows, r);
         if (++t.launches[launchJson(l).dump()] == 1) t.distinct.push_back(l);
+        // Extern kernels are known by their call, not by their (cuBLAS, ...) names.
+        if (std::string ext = externLauncherOf(trace, tracks, flows, r); !ext.empty()) {
+            // The processor may match a forward region's extern call to a backward graph's
+            // entry (it looks the backward keys up first); the forward region names its graph.
+            std::string externGraph = graph;
+            uint32_t region = compiledRegionOf(ev, tracks, runtimeLaunchOf(trace, flows, r));
+            if (region != kNoRow && ev.nameOf(region) != kineto::kCompiledFunctionBackward &&
+                ev.nameOf(region).starts_with(kineto::kCompiledRegion))
+                externGraph = pyGraphKey(ev.nameOf(region), false);
+            OnTrace& e = out[{externGraph, ext}];
+            e.durNs.push_back(ev.durNs.empty() ? 0 : ev.durNs[r]);
+            e.externOrder.push_back(externCallOrderOf(trace, tracks, flows, r, ext));
+        }
     }
     return out;
 }
@@ -97,6 +143,7 @@ OrderedJson recordJson(const KernelCode& k) {
     j["compile_id"] = k.compileId;
     j["triton"] = k.triton;
     j["module_file"] = k.moduleFile;
+    j["kernel_path"] = k.kernelPath;
     j["first_line"] = k.firstLine;
     j["last_line"] = k.lastLine;
     j["source"] = k.source;
@@ -148,12 +195,29 @@ void printRecord(std::ostream& o, const KernelCode& k) {
     }
 }
 
+// How many of the trace's launches each call site of an extern record made, by order within
+// their region; the rest could not be told apart.
+std::pair<std::map<int, std::size_t>, std::size_t> externSites(const KernelCode& k,
+                                                               const OnTrace& t) {
+    std::map<int, std::size_t> bySite;
+    std::size_t unmatched = 0;
+    for (const std::optional<ExternCallOrder>& o : t.externOrder) {
+        const CodeLine* site = o ? externCallSite(k, *o) : nullptr;
+        if (site)
+            ++bySite[site->line];
+        else
+            ++unmatched;
+    }
+    return {bySite, unmatched};
+}
+
 void printTrace(std::ostream& o, const OnTrace& t) {
     OrderedJson j = timeJson(t);
     o << "  on the trace: " << j["count"].get<std::size_t>() << " launches, total "
       << j["total_ns"].get<int64_t>() / 1000.0 << " us, mean "
       << j["mean_ns"].get<double>() / 1000.0 << " us, min " << j["min_ns"].get<int64_t>() / 1000.0
       << " us, max " << j["max_ns"].get<int64_t>() / 1000.0 << " us\n";
+    if (!t.externOrder.empty()) return;
     for (const TritonLaunch& l : t.distinct) {
         OrderedJson lj = launchJson(l);
         if (!lj.empty()) o << "  launch: " << lj.dump() << "\n";
@@ -190,12 +254,32 @@ std::optional<KernelCode> fromKernelFile(const std::string& name, const OnTrace*
 }  // namespace
 
 int kernelCode(const Args& a) {
-    const KernelCodeIndex code = codeOf(a.trace);
-    std::map<std::string, OnTrace> onTrace;
-    if (!a.codeTrace.empty()) onTrace = readTrace(a.codeTrace);
-    auto traceOf = [&](const std::string& name) -> const OnTrace* {
-        auto it = onTrace.find(name);
-        return it == onTrace.end() ? nullptr : &it->second;
+    const Loaded loaded = load(a.trace);
+    const KernelCodeIndex& code = loaded.code;
+    TraceKernels onTrace;
+    if (!a.codeTrace.empty()) onTrace = readTrace(a.codeTrace, loaded.info);
+    // The launches of a name in a graph and those of no known graph; every graph's when graph is
+    // null.
+    std::deque<OnTrace> merged;
+    auto traceOf = [&](const std::string& name, const std::string* graph) -> const OnTrace* {
+        OnTrace all;
+        bool any = false;
+        for (const auto& [key, t] : onTrace) {
+            if (key.second != name || (graph && !key.first.empty() && key.first != *graph))
+                continue;
+            any = true;
+            all.durNs.insert(all.durNs.end(), t.durNs.begin(), t.durNs.end());
+            for (const TritonLaunch& l : t.distinct) {
+                const std::string config = launchJson(l).dump();
+                const std::size_t n = t.launches.at(config);
+                if ((all.launches[config] += n) == n) all.distinct.push_back(l);
+            }
+            all.externOrder.insert(all.externOrder.end(), t.externOrder.begin(),
+                                   t.externOrder.end());
+        }
+        if (!any) return nullptr;
+        merged.push_back(std::move(all));
+        return &merged.back();
     };
 
     // The kernels asked for; else every record, and every Triton launch on the trace.
@@ -204,23 +288,25 @@ int kernelCode(const Args& a) {
         std::set<std::string> seen;
         for (const KernelCode& k : code.kernels())
             if (seen.insert(k.name).second) names.push_back(k.name);
-        for (const auto& [name, t] : onTrace)
+        for (const auto& [key, t] : onTrace)
             for (const TritonLaunch& l : t.distinct)
                 if (!l.kernelKwargs.empty() || !l.kernelHash.empty()) {
-                    if (seen.insert(name).second) names.push_back(name);
+                    if (seen.insert(key.second).second) names.push_back(key.second);
                     break;
                 }
     }
 
     if (names.empty())
         throw InputError(
-            a.trace + ": no generated code (inductor_output_code) in it" +
+            a.trace +
+            ": no generated code (inductor_output_code) in it: a TORCH_TRACE log "
+            "(dedicated_log_torch_trace_*.log, or a tlparse folder with its raw.log) holds it" +
             (a.codeTrace.empty() ? std::string() : ", and no Triton launch on " + a.codeTrace));
     OrderedJson out = OrderedJson::array();
     std::ostringstream text;
     for (const std::string& name : names) {
         std::vector<const KernelCode*> records = code.named(name);
-        const OnTrace* t = traceOf(name);
+        const OnTrace* t = traceOf(name, nullptr);
         std::optional<KernelCode> fromFile;
         if (records.empty() && (fromFile = fromKernelFile(name, t))) records.push_back(&*fromFile);
         if (records.empty()) {
@@ -239,6 +325,7 @@ int kernelCode(const Args& a) {
             continue;
         }
         for (const KernelCode* k : records) {
+            if (!fromFile) t = traceOf(k->name, &k->graphKey);
             OrderedJson j = recordJson(*k);
             if (!a.codeTrace.empty()) {
                 if (records.size() > 1)
@@ -250,13 +337,30 @@ int kernelCode(const Args& a) {
                 if (t)
                     for (const TritonLaunch& l : t->distinct) launches.push_back(launchJson(l));
                 j["launches"] = std::move(launches);
+                if (t && !t->externOrder.empty()) {
+                    auto [bySite, unmatched] = externSites(*k, *t);
+                    OrderedJson sites = OrderedJson::array();
+                    for (const auto& [line, n] : bySite)
+                        sites.push_back({{"line", line}, {"launches", n}});
+                    j["launches_by_call_site"] = std::move(sites);
+                    j["launches_without_call_site"] = unmatched;
+                }
             }
             out.push_back(std::move(j));
             printRecord(text, *k);
             if (!a.codeTrace.empty()) {
-                if (t)
+                if (t) {
                     printTrace(text, *t);
-                else
+                    if (!t->externOrder.empty()) {
+                        auto [bySite, unmatched] = externSites(*k, *t);
+                        for (const auto& [line, n] : bySite)
+                            text << "  " << n << " launches from line " << line << "\n";
+                        if (unmatched)
+                            text << "  " << unmatched
+                                 << " launches not told apart (their region calls it a different "
+                                    "number of times than this module): any call site above\n";
+                    }
+                } else
                     text << "  not launched on the trace\n";
             }
             text << "\n";

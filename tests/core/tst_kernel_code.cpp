@@ -61,6 +61,9 @@ private slots:
             QVERIFY2(k, name.c_str());
             QVERIFY(k->triton);
             QCOMPARE(k->compileId, e["compile_id"].get<std::string>());
+            QCOMPARE(k->kernelPath, e["kernel_path"].get<std::string>());
+            if (!k->kernelPath.empty() && e["backward"] == false)
+                QCOMPARE(code.findByKernelFile(k->kernelPath), k);
             QCOMPARE(k->source, e["source"].get<std::string>());
             QCOMPARE(k->firstLine, e["first_line"].get<int>());
             QCOMPARE(k->lastLine, e["last_line"].get<int>());
@@ -180,6 +183,8 @@ private slots:
         QVERIFY(log.registryJson() == registry.registryJson());
         QVERIFY(exportToString(trace, runProvenance(trace, log)) ==
                 exportToString(trace, runProvenance(trace, registry)));
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const FlowIndex flows = FlowIndex::build(trace.events, tracks);
         std::size_t triton = 0;
         for (uint32_t r = 0; r < trace.events.size(); ++r) {
             std::string_view name = trace.events.nameOf(r);
@@ -189,8 +194,51 @@ private slots:
             ++triton;
             QVERIFY2(!log.code().named(name).empty(), std::string(name).c_str());
             QVERIFY(!log.code().named(name).front()->source.empty());
+            // The launch names the kernel's own module: its record, whatever the graph.
+            const TritonLaunch launch = tritonLaunchOf(trace, tracks, flows, r);
+            const KernelCode* byHash = log.code().findByKernelFile(launch.kernelHash);
+            QVERIFY(byHash);
+            QCOMPARE(byHash->name, std::string(name));
+            QCOMPARE(log.code().findByKernelFile(launch.kernelFile), byHash);
         }
         QVERIFY(triton > 0);
+        // Each extern launch of the forward region is one of its module's calls, by order.
+        const KernelCode* mm =
+            log.code().find("('Torch-Compiled Region: 0/0', False)", "extern_kernels.mm");
+        QVERIFY(mm);
+        QCOMPARE(mm->launchSites.size(), std::size_t(3));
+        std::vector<int> lines;
+        for (uint32_t r = 0; r < trace.events.size(); ++r) {
+            if (trace.events.catOf(r) != "kernel") continue;
+            std::optional<ExternCallOrder> order =
+                externCallOrderOf(trace, tracks, flows, r, "extern_kernels.mm");
+            if (!order || order->count != 3) continue;  // the backward region calls it 8 times
+            const CodeLine* site = externCallSite(*mm, *order);
+            QVERIFY(site);
+            lines.push_back(site->line);
+        }
+        const std::vector<int> sites{mm->launchSites[0].line, mm->launchSites[1].line,
+                                     mm->launchSites[2].line};
+        std::vector<int> twoSteps = sites;
+        twoSteps.insert(twoSteps.end(), sites.begin(), sites.end());
+        QCOMPARE(lines, twoSteps);
+    }
+
+    // A log without kernel stack traces is no kernel information, but kernel-code shows its code.
+    void cliOnALogWithoutStackTraces() {
+        const Run r = cli(
+            {"kernel-code",
+             QString::fromStdString(kData + "/torch_trace/inductor_provenance_jit_cuda_log.txt"),
+             "--json"});
+        QCOMPARE(r.code, 0);
+        const json out = json::parse(r.out.toStdString());
+        QCOMPARE(out.size(), std::size_t(4));  // three Triton kernels, extern_kernels.mm
+        QCOMPARE(out[3]["name"].get<std::string>(), std::string("extern_kernels.mm"));
+        QCOMPARE(out[3]["launch_sites"].size(), std::size_t(2));
+        const Run none = cli(
+            {"kernel-code", QString::fromStdString(kData + "/torch_trace/derived/tlparse_fw_bw")});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("no generated code"), qPrintable(none.err));
     }
 
     // stackline-cli kernel-code with --trace: the launch config, and why the code is missing.
