@@ -237,11 +237,14 @@ void KernelCodePanel::showKernel(const Document& doc, const KernelCodeIndex& cod
     }
     const std::string_view name = doc.events().nameOf(row);
     const std::vector<std::string> keys = graphKeysOf(doc, row);
-    const KernelCode* record = nullptr;
-    for (const std::string& key : keys)
-        if ((record = code.find(key, name))) break;
-    if (!record) record = code.find({}, name);  // a name only one graph has
     const TritonLaunch launch = tritonLaunchOf(*doc.trace, doc.tracks, doc.flows, row);
+    // The launch's kernel_file or kernel_hash names one kernel across graphs; else by graph.
+    const KernelCode* record = nullptr;
+    for (const std::string& file : {launch.kernelFile, launch.kernelHash})
+        if (!record && !file.empty()) record = code.findByKernelFile(file);
+    for (const std::string& key : keys)
+        if (!record) record = code.find(key, name);
+    if (!record) record = code.find({}, name);  // a name only one graph has
     // Not Triton by name or by launch: an extern kernel; list its graph's extern calls.
     std::vector<const KernelCode*> externs;
     if (!record && launch.kernelKwargs.empty() && !name.starts_with("triton_"))
@@ -285,8 +288,17 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
         std::vector<int> marked;
         QStringList calls;
         bool inModule = true;
+        // This launch's own call, when its place among the region's calls of one extern kernel
+        // tells it (the counts agree); else every call of the graph is a candidate.
+        const CodeLine* own = nullptr;
+        for (const KernelCode* k : externs)
+            if (const auto order =
+                    externCallOrderOf(*doc.trace, doc.tracks, doc.flows, row, k->name);
+                order && !own)
+                own = externCallSite(*k, *order);
         for (const KernelCode* k : externs)
             for (const CodeLine& l : k->launchSites) {
+                if (own && &l != own) continue;
                 marked.push_back(l.line);
                 calls << QString::fromStdString(l.text);
                 inModule = inModule && l.line >= 1 && l.line <= module.size() &&
@@ -297,9 +309,14 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
             setCode(module.join(QLatin1Char('\n')), 1, marked);
         else
             setCode(calls.join(QLatin1Char('\n')), 1, {});
-        why << tr("An extern kernel: its name does not say which call launched it. Marked: the "
-                  "graph's %1 extern_kernels.* calls.")
-                   .arg(marked.size());
+        if (own)
+            why << tr("An extern kernel: the wrapper's call at line %1 launched it (its place "
+                      "among its compiled region's calls of that extern kernel).")
+                       .arg(own->line);
+        else
+            why << tr("An extern kernel: its name does not say which call launched it. Marked: "
+                      "the graph's %1 extern_kernels.* calls.")
+                       .arg(marked.size());
     } else {
         // The generated module the trace names, when it is on this machine.
         const QString recorded = QString::fromStdString(launch.kernelFile);
