@@ -158,6 +158,10 @@ KernelCodePanel::KernelCodePanel(ViewerState* state, QWidget* parent)
     message_->setWordWrap(true);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     message_->setStyleSheet(QStringLiteral("color: %1").arg(uiColor(UiColor::Warning).name()));
+    // Kernel names and paths run to thousands of characters without a space: they must not widen
+    // the window.
+    for (QLabel* l : {heading_, message_})
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     editor_ = new CodeEditor;
     editor_->setPlaceholderText(tr("No generated code to show."));
     highlighter_ = new PythonHighlighter(editor_->document());
@@ -260,7 +264,8 @@ void KernelCodePanel::showKernel(const Document& doc, const KernelCodeIndex& cod
         graph = externs.front()->graphKey;
     else if (const StackSource* s = doc.provenance.origins.sourceOf(row))
         graph = s->graphKey;
-    QString heading = QStringLiteral("<b>%1</b>").arg(displayName(name).toHtmlEscaped());
+    QString heading =
+        QStringLiteral("<b>%1</b>").arg(elideMiddle(displayName(name), 160).toHtmlEscaped());
     if (!graph.empty()) heading += tr(" in graph %1").arg(codeHtml(QString::fromStdString(graph)));
     heading_->setText(heading);
     heading_->setToolTip(nameToolTip(name));
@@ -307,8 +312,8 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
         std::sort(marked.begin(), marked.end());
         if (inModule)
             setCode(module.join(QLatin1Char('\n')), 1, marked);
-        else
-            setCode(calls.join(QLatin1Char('\n')), 1, {});
+        else  // numbered as in the module when it is one line
+            setCode(calls.join(QLatin1Char('\n')), calls.size() == 1 ? marked.front() : 1, {});
         if (own)
             why << tr("An extern kernel: the wrapper's call at line %1 launched it (its place "
                       "among its compiled region's calls of that extern kernel).")

@@ -232,6 +232,7 @@ private slots:
         QVERIFY(panel->headingText().contains(QStringLiteral("0/0', True)")));
         const QStringList calls = panel->editor()->toPlainText().split(QLatin1Char('\n'));
         QCOMPARE(calls.size(), 1);
+        QVERIFY(panel->editor()->firstLineNumber() > 1);
         QVERIFY(panel->messageText().contains(QStringLiteral("launched it")));
         for (const QString& call : calls)
             QVERIFY2(call.trimmed().startsWith(QStringLiteral("extern_kernels.")),
