@@ -144,7 +144,15 @@ private slots:
             log.substr(log.find('"', nameAt), lineEnd + 1 - log.find('"', nameAt)) +
             log.substr(payloadEnd);
         const KernelCodeIndex code = readTorchTraceLog(edited, "edited.log", false).code;
+        // A launch's kernel_file is read the same way when it is here.
+        std::optional<KernelCode> fromFile =
+            codeFromKernelFile("triton_poi_fused_mul_1", file.toStdString());
+        QVERIFY(fromFile);
+        QCOMPARE(fromFile->firstLine, 98);
         QFile::remove(file);
+        QVERIFY(!codeFromKernelFile("triton_poi_fused_mul_1", file.toStdString()));
+        QVERIFY(QString::fromStdString(missingCodeReason("k.json", false, file.toStdString()))
+                    .endsWith("is not on this machine"));
         const KernelCode* k = code.find("", "triton_poi_fused_mul_1");
         QVERIFY(k);
         QCOMPARE(k->moduleFile, file.toStdString());
