@@ -68,8 +68,11 @@ uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t ke
     std::optional<int64_t> corr = intArg(trace, kernelRow, kineto::kCorrelationArg);
     if (!corr) return kNoRow;
     const EventTable& ev = trace.events;
+    // The launch shares the kernel's External id when it has one: a cheap filter before the args.
+    const KeyId external = ev.externalId.empty() ? kNoKey : ev.externalId[kernelRow];
     for (uint32_t r = 0; r < ev.size(); ++r)
         if (r != kernelRow && ev.phase[r] == 'X' &&
+            (external == kNoKey || ev.externalId[r] == external) &&
             kineto::categoryOf(ev.catOf(r)) == kineto::Category::Runtime &&
             intArg(trace, r, kineto::kCorrelationArg) == corr)
             return r;

@@ -181,6 +181,30 @@ private slots:
         QCOMPARE(checked, want.size());
     }
 
+    // Without ac2g flows the launch is found by its correlation id; the kernel's occupancy args
+    // are read too.
+    void launchByCorrelation() {
+        const Trace trace = traceFrom(R"({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 1, "tid": 1, "ts": 10,
+   "dur": 20, "args": {"External id": 5, "kernel_kwargs": "XBLOCK=256", "num_warps": 4,
+   "num_stages": 1, "kernel_file": "/tmp/x/cabc.py", "kernel_hash": "cabc"}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 12,
+   "dur": 5, "args": {"External id": 5, "correlation": 77}},
+  {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 7, "ts": 40,
+   "dur": 3, "args": {"External id": 5, "correlation": 77, "registers per thread": 20,
+   "shared memory": 0, "blocks per SM": 1.5, "warps per SM": 6.0,
+   "est. achieved occupancy %": 80}}]})");
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const FlowIndex flows = FlowIndex::build(trace.events, tracks);
+        const TritonLaunch l = tritonLaunchOf(trace, tracks, flows, 2);
+        QCOMPARE(l.kernelKwargs, std::string("XBLOCK=256"));
+        QCOMPARE(l.numWarps, std::optional<int64_t>(4));
+        QCOMPARE(l.kernelHash, std::string("cabc"));
+        QCOMPARE(l.registersPerThread, std::optional<int64_t>(20));
+        QCOMPARE(l.occupancy, std::optional<double>(80));
+        QCOMPARE(l.warpsPerSm, std::optional<double>(6.0));
+    }
+
     // The bundled example's TORCH_TRACE log, read as kernel information, annotates the example
     // as its registry does; and it holds the code of every Triton kernel the trace launches.
     void exampleLogAsKernelInformation() {
