@@ -57,6 +57,12 @@ const KernelCode* KernelCodeIndex::findByKernelFile(std::string_view fileOrHash)
     return nullptr;
 }
 
+std::string_view KernelCodeIndex::moduleOf(const KernelCode& k) const {
+    return k.module >= 0 && std::size_t(k.module) < modules_.size()
+               ? std::string_view(modules_[std::size_t(k.module)].second)
+               : std::string_view();
+}
+
 std::string_view KernelCodeIndex::module(std::string_view compileId) const {
     for (const auto& [id, text] : modules_)
         if (id == compileId) return text;

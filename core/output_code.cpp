@@ -198,6 +198,7 @@ KernelCodeIndex kernelCodeOf(const std::vector<GeneratedModule>& modules) {
             k.graphKey = m.graphKey;
             k.compileId = m.compileId;
             k.moduleFile = m.file;
+            k.module = int(texts.size());
             applyKernelInfo(k, m.kernelInfo);
             applyNodes(k, m.kernelToPost, m.nodeMappings);
             kernels.push_back(std::move(k));

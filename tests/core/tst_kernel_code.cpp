@@ -81,8 +81,12 @@ private slots:
             QCOMPARE(k->postGradNodes, e["post_grad_nodes"].get<std::vector<std::string>>());
             QCOMPARE(k->preGradNodes, e["pre_grad_nodes"].get<std::vector<std::string>>());
             // The source is the module's text at those lines.
-            std::string_view module = code.module(k->compileId);
+            std::string_view module = code.moduleOf(*k);
             QVERIFY(module.find(k->source) != std::string_view::npos);
+            // At its lines.
+            std::size_t at = 0;
+            for (int line = 1; line < k->firstLine; ++line) at = module.find('\n', at) + 1;
+            QVERIFY(module.substr(at).starts_with(k->source));
         }
     }
 
