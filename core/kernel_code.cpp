@@ -57,6 +57,12 @@ const KernelCode* KernelCodeIndex::findByKernelFile(std::string_view fileOrHash)
     return nullptr;
 }
 
+std::string_view KernelCodeIndex::moduleOf(const KernelCode& k) const {
+    return k.module >= 0 && std::size_t(k.module) < modules_.size()
+               ? std::string_view(modules_[std::size_t(k.module)].second)
+               : std::string_view();
+}
+
 std::string_view KernelCodeIndex::module(std::string_view compileId) const {
     for (const auto& [id, text] : modules_)
         if (id == compileId) return text;
@@ -68,8 +74,11 @@ uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t ke
     std::optional<int64_t> corr = intArg(trace, kernelRow, kineto::kCorrelationArg);
     if (!corr) return kNoRow;
     const EventTable& ev = trace.events;
+    // The launch shares the kernel's External id when it has one: a cheap filter before the args.
+    const KeyId external = ev.externalId.empty() ? kNoKey : ev.externalId[kernelRow];
     for (uint32_t r = 0; r < ev.size(); ++r)
         if (r != kernelRow && ev.phase[r] == 'X' &&
+            (external == kNoKey || ev.externalId[r] == external) &&
             kineto::categoryOf(ev.catOf(r)) == kineto::Category::Runtime &&
             intArg(trace, r, kineto::kCorrelationArg) == corr)
             return r;

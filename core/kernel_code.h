@@ -42,6 +42,7 @@ struct KernelCode {
     std::optional<int> numConfigs;  // how many configs autotuning tried, when logged
     std::optional<double> compileTimeUs;
     std::vector<std::string> postGradNodes, preGradNodes;
+    int module = -1;  // which of the index's modules defines it (-1: none)
 };
 
 class KernelCodeIndex {
@@ -64,6 +65,9 @@ public:
     std::vector<const KernelCode*> named(std::string_view name) const;
     // The whole generated module of a compile id (empty when the log held none).
     std::string_view module(std::string_view compileId) const;
+    // The whole module that defines a record (a compile id's forward and backward graphs each
+    // have one); empty when unknown.
+    std::string_view moduleOf(const KernelCode& k) const;
 
 private:
     std::vector<KernelCode> kernels_;

@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "file_system.h"
+
 namespace stackline {
 
 namespace {
@@ -196,6 +198,7 @@ KernelCodeIndex kernelCodeOf(const std::vector<GeneratedModule>& modules) {
             k.graphKey = m.graphKey;
             k.compileId = m.compileId;
             k.moduleFile = m.file;
+            k.module = int(texts.size());
             applyKernelInfo(k, m.kernelInfo);
             applyNodes(k, m.kernelToPost, m.nodeMappings);
             kernels.push_back(std::move(k));
@@ -203,6 +206,33 @@ KernelCodeIndex kernelCodeOf(const std::vector<GeneratedModule>& modules) {
         texts.emplace_back(m.compileId, m.text);
     }
     return KernelCodeIndex(std::move(kernels), std::move(texts));
+}
+
+std::optional<KernelCode> codeFromKernelFile(std::string_view name, const std::string& kernelFile) {
+    if (kernelFile.empty()) return std::nullopt;
+    std::string text = readTextFile(kernelFile);
+    for (KernelCode& k : parseOutputCode(text))
+        if (k.name == name) {
+            k.moduleFile = kernelFile;
+            return std::move(k);
+        }
+    return std::nullopt;
+}
+
+std::string missingCodeReason(const std::string& kernelInfoSource, bool hasCode,
+                              const std::string& kernelFile) {
+    constexpr const char* kHow =
+        "run with TORCH_TRACE=<folder> and give its dedicated_log_torch_trace_*.log (or the "
+        "folder) as kernel information";
+    std::string why =
+        kernelInfoSource.empty() ? std::string("no kernel information: ") + kHow
+        : hasCode
+            ? kernelInfoSource + " has no generated code for this kernel"
+            : kernelInfoSource + " holds no generated code (a TORCH_TRACE log does: " + kHow + ")";
+    if (!kernelFile.empty())
+        why += "; its kernel_file " + kernelFile +
+               (isRegularFile(kernelFile) ? " does not define it" : " is not on this machine");
+    return why;
 }
 
 std::string readTextFile(const std::string& path) {

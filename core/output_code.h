@@ -3,6 +3,7 @@
 // call() launches it with "NAME.run(" and calls extern kernels as "extern_kernels.mm(".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,5 +33,15 @@ KernelCodeIndex kernelCodeOf(const std::vector<GeneratedModule>& modules);
 
 // The text of a file on this machine; empty when it cannot be read.
 std::string readTextFile(const std::string& path);
+
+// A kernel's record read from the module its launch names (the launcher's kernel_file), when that
+// file is on this machine and defines it.
+std::optional<KernelCode> codeFromKernelFile(std::string_view name, const std::string& kernelFile);
+
+// Why a kernel has no code, in words, and which input would give it. kernelInfoSource: the
+// kernel information's path (empty when none was given); hasCode: it holds generated code;
+// kernelFile: the launch's kernel_file (empty when the trace names none).
+std::string missingCodeReason(const std::string& kernelInfoSource, bool hasCode,
+                              const std::string& kernelFile);
 
 }  // namespace stackline

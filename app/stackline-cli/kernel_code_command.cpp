@@ -224,33 +224,6 @@ void printTrace(std::ostream& o, const OnTrace& t) {
     }
 }
 
-// Why a kernel launched on the trace has no code, and where it would come from.
-std::string missingCode(const std::string& kinfo, const OnTrace* t) {
-    std::string why = "no generated code in " + kinfo +
-                      " (a TORCH_TRACE log recorded with TORCH_TRACE=<folder> holds it)";
-    if (t)
-        for (const TritonLaunch& l : t->distinct)
-            if (!l.kernelFile.empty()) {
-                why += "; its kernel_file " + l.kernelFile + " is not on this machine";
-                break;
-            }
-    return why;
-}
-
-// A Triton kernel's code from the kernel_file its launch names, when that file is here.
-std::optional<KernelCode> fromKernelFile(const std::string& name, const OnTrace* t) {
-    if (!t) return std::nullopt;
-    for (const TritonLaunch& l : t->distinct) {
-        if (l.kernelFile.empty() || !isRegularFile(l.kernelFile)) continue;
-        for (KernelCode& k : parseOutputCode(readTextFile(l.kernelFile)))
-            if (k.name == name) {
-                k.moduleFile = l.kernelFile;
-                return k;
-            }
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
 int kernelCode(const Args& a) {
@@ -308,9 +281,14 @@ int kernelCode(const Args& a) {
         std::vector<const KernelCode*> records = code.named(name);
         const OnTrace* t = traceOf(name, nullptr);
         std::optional<KernelCode> fromFile;
-        if (records.empty() && (fromFile = fromKernelFile(name, t))) records.push_back(&*fromFile);
+        std::string kernelFile;
+        if (t)
+            for (const TritonLaunch& l : t->distinct)
+                if (!l.kernelFile.empty()) kernelFile = l.kernelFile;
+        if (records.empty() && (fromFile = codeFromKernelFile(name, kernelFile)))
+            records.push_back(&*fromFile);
         if (records.empty()) {
-            std::string why = missingCode(a.trace, t);
+            std::string why = missingCodeReason(a.trace, !code.empty(), kernelFile);
             OrderedJson j = {{"name", name}, {"missing", why}};
             if (t) {
                 j["gpu_time"] = timeJson(*t);

@@ -81,8 +81,12 @@ private slots:
             QCOMPARE(k->postGradNodes, e["post_grad_nodes"].get<std::vector<std::string>>());
             QCOMPARE(k->preGradNodes, e["pre_grad_nodes"].get<std::vector<std::string>>());
             // The source is the module's text at those lines.
-            std::string_view module = code.module(k->compileId);
+            std::string_view module = code.moduleOf(*k);
             QVERIFY(module.find(k->source) != std::string_view::npos);
+            // At its lines.
+            std::size_t at = 0;
+            for (int line = 1; line < k->firstLine; ++line) at = module.find('\n', at) + 1;
+            QVERIFY(module.substr(at).starts_with(k->source));
         }
     }
 
@@ -144,7 +148,15 @@ private slots:
             log.substr(log.find('"', nameAt), lineEnd + 1 - log.find('"', nameAt)) +
             log.substr(payloadEnd);
         const KernelCodeIndex code = readTorchTraceLog(edited, "edited.log", false).code;
+        // A launch's kernel_file is read the same way when it is here.
+        std::optional<KernelCode> fromFile =
+            codeFromKernelFile("triton_poi_fused_mul_1", file.toStdString());
+        QVERIFY(fromFile);
+        QCOMPARE(fromFile->firstLine, 98);
         QFile::remove(file);
+        QVERIFY(!codeFromKernelFile("triton_poi_fused_mul_1", file.toStdString()));
+        QVERIFY(QString::fromStdString(missingCodeReason("k.json", false, file.toStdString()))
+                    .endsWith("is not on this machine"));
         const KernelCode* k = code.find("", "triton_poi_fused_mul_1");
         QVERIFY(k);
         QCOMPARE(k->moduleFile, file.toStdString());
@@ -171,6 +183,30 @@ private slots:
             QCOMPARE(l.kernelHash, e["kernel_hash"].get<std::string>());
         }
         QCOMPARE(checked, want.size());
+    }
+
+    // Without ac2g flows the launch is found by its correlation id; the kernel's occupancy args
+    // are read too.
+    void launchByCorrelation() {
+        const Trace trace = traceFrom(R"({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 1, "tid": 1, "ts": 10,
+   "dur": 20, "args": {"External id": 5, "kernel_kwargs": "XBLOCK=256", "num_warps": 4,
+   "num_stages": 1, "kernel_file": "/tmp/x/cabc.py", "kernel_hash": "cabc"}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 12,
+   "dur": 5, "args": {"External id": 5, "correlation": 77}},
+  {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 7, "ts": 40,
+   "dur": 3, "args": {"External id": 5, "correlation": 77, "registers per thread": 20,
+   "shared memory": 0, "blocks per SM": 1.5, "warps per SM": 6.0,
+   "est. achieved occupancy %": 80}}]})");
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const FlowIndex flows = FlowIndex::build(trace.events, tracks);
+        const TritonLaunch l = tritonLaunchOf(trace, tracks, flows, 2);
+        QCOMPARE(l.kernelKwargs, std::string("XBLOCK=256"));
+        QCOMPARE(l.numWarps, std::optional<int64_t>(4));
+        QCOMPARE(l.kernelHash, std::string("cabc"));
+        QCOMPARE(l.registersPerThread, std::optional<int64_t>(20));
+        QCOMPARE(l.occupancy, std::optional<double>(80));
+        QCOMPARE(l.warpsPerSm, std::optional<double>(6.0));
     }
 
     // The bundled example's TORCH_TRACE log, read as kernel information, annotates the example
