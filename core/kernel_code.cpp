@@ -63,12 +63,6 @@ std::string_view KernelCodeIndex::moduleOf(const KernelCode& k) const {
                : std::string_view();
 }
 
-std::string_view KernelCodeIndex::module(std::string_view compileId) const {
-    for (const auto& [id, text] : modules_)
-        if (id == compileId) return text;
-    return {};
-}
-
 uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow) {
     if (uint32_t from = flows.sourceOf(kernelRow); from != kNoRow) return from;
     std::optional<int64_t> corr = intArg(trace, kernelRow, kineto::kCorrelationArg);

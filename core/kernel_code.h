@@ -63,8 +63,6 @@ public:
     const KernelCode* findByKernelFile(std::string_view fileOrHash) const;
     // Every graph's record of a name.
     std::vector<const KernelCode*> named(std::string_view name) const;
-    // The whole generated module of a compile id (empty when the log held none).
-    std::string_view module(std::string_view compileId) const;
     // The whole module that defines a record (a compile id's forward and backward graphs each
     // have one); empty when unknown.
     std::string_view moduleOf(const KernelCode& k) const;

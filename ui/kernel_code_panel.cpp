@@ -287,9 +287,8 @@ void KernelCodePanel::showCode(const Document& doc, const KernelCodeIndex& index
     if (record && !record->source.empty()) {
         setCode(QString::fromStdString(record->source), record->firstLine, {});
     } else if (!externs.empty()) {
-        // The module around the calls, or the calls alone when the module at hand is not the
-        // one they are in (forward and backward graphs share a compile id) or is absent.
-        const QStringList module = qs(index.module(externs[0]->compileId)).split(QLatin1Char('\n'));
+        // The module around the calls, or the calls alone when it is absent.
+        const QStringList module = qs(index.moduleOf(*externs[0])).split(QLatin1Char('\n'));
         std::vector<int> marked;
         QStringList calls;
         bool inModule = true;
