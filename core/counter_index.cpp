@@ -62,9 +62,9 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
     CounterIndex ix;
     // (pid, name, key) for C events; (pid, "[memory]", device and which total) for memory.
     std::map<std::tuple<DisplayKey, std::string, std::string>, uint32_t> byKey;
-    std::vector<uint32_t> deltas;  // series of Bytes changes
+    std::vector<bool> delta;  // by series: its points are Bytes changes
     auto seriesFor = [&](const DisplayKey& pid, std::string name, std::string key,
-                         std::string label, bool memory) -> CounterSeries& {
+                         std::string label, bool memory, bool changes = false) -> CounterSeries& {
         auto [it, inserted] =
             byKey.try_emplace({pid, std::move(name), std::move(key)}, uint32_t(ix.series_.size()));
         if (inserted) {
@@ -73,6 +73,7 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
             s.memory = memory;
             if (auto p = processByPid.find(pid); p != processByPid.end()) s.process = p->second;
             ix.series_.push_back(std::move(s));
+            delta.push_back(changes);
         }
         return ix.series_[it->second];
     };
@@ -107,10 +108,8 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
             // the trace's first event, as TensorBoard's memory view did.
             const auto bytes = args.find("Bytes");
             if (bytes == args.end() || !bytes->is_number()) continue;
-            const uint32_t before = uint32_t(ix.series_.size());
             CounterSeries& s = seriesFor(pid, std::string(kMemoryEvent), device + "Bytes",
-                                         device + " memory allocated (net)", true);
-            if (ix.series_.size() > before) deltas.push_back(before);
+                                         device + " memory allocated (net)", true, true);
             s.ts.push_back(ts);
             s.value.push_back(bytes->get<double>());
             continue;
@@ -126,9 +125,7 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
             s.value.push_back(v->get<double>());
         }
     }
-    std::sort(deltas.begin(), deltas.end());
-    for (uint32_t i = 0; i < ix.series_.size(); ++i)
-        finish(ix.series_[i], std::binary_search(deltas.begin(), deltas.end(), i));
+    for (uint32_t i = 0; i < ix.series_.size(); ++i) finish(ix.series_[i], delta[i]);
     // Grouped by process (stable: first appearance within one).
     std::stable_sort(
         ix.series_.begin(), ix.series_.end(),

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "flame_graph_view.h"
+#include "range_toggle.h"
 #include "viewer_state.h"
 
 using namespace stackline;
@@ -17,9 +18,7 @@ FlamePanel::FlamePanel(ViewerState* state, QWidget* parent)
     mode_ = new QComboBox;
     mode_->addItem(tr("GPU time by Python call path"));
     mode_->addItem(tr("CPU: thread of the selected slice"));
-    allKernels_ = new QCheckBox(tr("All kernels (eager too)"));
-    allKernels_->setToolTip(
-        tr("Also count kernels outside compiled regions, by their Python stack in the trace"));
+    allKernels_ = newAllKernelsToggle();
     summary_ = new QLabel;
     auto* controls = new QHBoxLayout;
     controls->addWidget(mode_);

@@ -139,9 +139,7 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(2, 2, 2, 2);
     rangeOnly_ = new RangeToggle(state_);
-    allKernels_ = new QCheckBox(tr("All kernels (eager too)"));
-    allKernels_->setToolTip(
-        tr("Also count kernels outside compiled regions, by their Python stack in the trace"));
+    allKernels_ = newAllKernelsToggle();
     table_->addBesideFilter(rangeOnly_);
     table_->addBesideFilter(allKernels_);
     connect(rangeOnly_, &RangeToggle::activeChanged, this, &HotspotsPanel::invalidate);

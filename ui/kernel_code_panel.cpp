@@ -53,19 +53,27 @@ std::vector<std::string> graphKeysOf(const Document& doc, uint32_t row) {
 
 // The kernel a CPU slice launched (a Triton launcher cpu_op, its runtime call): the only launch
 // flow that starts inside it on its track; the kernel itself for a kernel; else kNoRow (a slice
-// that launched several, a compiled region, is not one kernel's).
+// that launched several, a compiled region, is not one kernel's). Only the slices nested in it
+// are read, not every flow of the trace.
 uint32_t kernelOf(const Document& doc, uint32_t row) {
     if (doc.isKernel(row)) return row;
-    const EventTable& ev = doc.events();
     const uint32_t track = doc.tracks.trackOf(row);
-    const int64_t end = ev.tsNs[row] + std::max<int64_t>(0, ev.durNs[row]);
+    if (track == kNoTrack || doc.tracks.isInstant(row)) return kNoRow;
+    const EventTable& ev = doc.events();
+    const int64_t start = ev.tsNs[row], end = start + std::max<int64_t>(0, ev.durNs[row]);
+    const Track& t = doc.tracks.tracks()[track];
     uint32_t found = kNoRow;
-    for (const FlowLink& l : doc.flows.links()) {
-        if (!l.isLaunch() || doc.tracks.trackOf(l.from) != track ||
-            ev.tsNs[l.from] < ev.tsNs[row] || ev.tsNs[l.from] > end || !doc.isKernel(l.to))
-            continue;
-        if (found != kNoRow) return kNoRow;
-        found = l.to;
+    for (size_t l = doc.tracks.levelOf(row); l < t.levels.size(); ++l) {
+        const TrackLevel& lv = t.levels[l];
+        for (size_t i = lv.firstEndingAtOrAfter(start); i < lv.size() && lv.start[i] <= end; ++i) {
+            if (lv.start[i] < start) continue;
+            for (uint32_t k : doc.flows.linksOf(lv.row[i])) {
+                const FlowLink& link = doc.flows.links()[k];
+                if (link.from != lv.row[i] || !link.isLaunch() || !doc.isKernel(link.to)) continue;
+                if (found != kNoRow) return kNoRow;
+                found = link.to;
+            }
+        }
     }
     return found;
 }
@@ -112,11 +120,14 @@ QString gpuTimeText(const Document& doc, uint32_t row) {
     const EventTable& ev = doc.events();
     const uint32_t region = doc.compiledRegionFor(row);
     const std::string_view regionName = region != kNoRow ? ev.nameOf(region) : std::string_view();
-    const std::string_view name = ev.nameOf(row);
+    if (ev.kinds[row].name != ValueKind::String) return {};
+    // By interned name id: a string compare per event would cost tens of ms on a big trace.
+    const uint32_t name = ev.name[row];
     uint64_t count = 0;
     int64_t total = 0, lo = INT64_MAX, hi = 0;
     for (uint32_t r = 0; r < ev.size(); ++r) {
-        if (ev.nameOf(r) != name || !doc.isKernel(r)) continue;
+        if (ev.name[r] != name || ev.kinds[r].name != ValueKind::String || !doc.isKernel(r))
+            continue;
         const uint32_t g = doc.compiledRegionFor(r);
         if ((g != kNoRow ? ev.nameOf(g) : std::string_view()) != regionName) continue;
         const int64_t d = std::max<int64_t>(0, ev.durNs[r]);

@@ -20,3 +20,11 @@ RangeToggle::RangeToggle(ViewerState* state, QWidget* parent)
 std::optional<RangeSelection> RangeToggle::active() const {
     return isChecked() ? state_->selectedRange() : std::nullopt;
 }
+
+QCheckBox* newAllKernelsToggle() {
+    auto* box = new QCheckBox(QObject::tr("All kernels (eager too)"));
+    box->setToolTip(
+        QObject::tr("Also count kernels outside compiled regions, by their Python stack in the "
+                    "trace"));
+    return box;
+}

@@ -1,5 +1,6 @@
-// The "Range only" check box of the tabs that can follow the selected range (Kernels, Hotspots):
-// enabled only while a range is selected, it says which range the tab is restricted to.
+// The check boxes that scope what a tab counts. "Range only" (Kernels, Hotspots) follows the
+// selected range: enabled only while a range is selected, it says which range the tab is
+// restricted to. "All kernels" (Hotspots, Flame) counts eager kernels by their trace stacks too.
 #pragma once
 
 #include <QCheckBox>
@@ -21,3 +22,6 @@ signals:
 private:
     ViewerState* state_;
 };
+
+// "All kernels (eager too)", unticked.
+QCheckBox* newAllKernelsToggle();

@@ -7,7 +7,6 @@
 #include "palette.h"
 
 using G = TimelineGeometry;
-using stackline::kNoTrack;
 
 namespace {
 
@@ -149,7 +148,7 @@ void TimelinePainter::paintTracks(QPainter& p, const TimelineGeometry& g, int wi
             paintCounter(p, row, g, y);
             continue;
         }
-        if (row.track == kNoTrack) {
+        if (row.isHeader()) {
             p.fillRect(QRect(0, y, width, h), header_);
             if (row.kind == TrackModel::RowKind::ProcessHeader && model_.isCollapsed(row.process))
                 paintCollapsedProcess(row.process, g, y);
@@ -210,7 +209,7 @@ void TimelinePainter::paintGutterLabel(QPainter& p, const TrackModel::Row& row,
                    fm.elidedText(range, Qt::ElideRight, w));
         return;
     }
-    if (row.track == kNoTrack) {
+    if (row.isHeader()) {
         // A collapsed process's plot area holds its summary: the label stays in the gutter.
         const bool pinned = row.kind == TrackModel::RowKind::PinnedHeader;
         const bool collapsed = !pinned && model_.isCollapsed(row.process);

@@ -486,9 +486,7 @@ QMenu* TimelineView::headerMenu(QPoint pos) {
     if (!model_) return nullptr;
     const int r = geom_.rowAt(*model_, pos.y());
     if (r < 0) return nullptr;
-    const TrackModel::RowKind kind = model_->rows()[size_t(r)].kind;
-    const bool header =
-        kind == TrackModel::RowKind::ProcessHeader || kind == TrackModel::RowKind::PinnedHeader;
+    const bool header = model_->rows()[size_t(r)].isHeader();
     if (!header && pos.x() >= geom_.left) return nullptr;
     auto* menu = new QMenu(this);
     addHeaderActions(

@@ -28,6 +28,11 @@ public:
         uint32_t track;        // kNoTrack for headers and counters
         uint16_t level;        // for Slices and Folded
         uint32_t counter = 0;  // for Counter: index into Document::counters
+
+        // A process's or the pinned tracks' header (a counter row has no track either).
+        bool isHeader() const {
+            return kind == RowKind::PinnedHeader || kind == RowKind::ProcessHeader;
+        }
     };
 
     static constexpr uint32_t kNoEvent = stackline::kNoRow;
