@@ -11,6 +11,7 @@
 #include "flow_index.h"
 #include "format.h"
 #include "hotspots.h"
+#include "job_steps.h"
 #include "kernel_info.h"
 #include "provenance.h"
 #include "report.h"
@@ -20,6 +21,7 @@
 struct Document {
     // Shared so that attaching other kernel information reprocesses without reloading the trace.
     std::shared_ptr<const stackline::Trace> trace;
+    stackline::RankInfo rank;  // its rank and label among the window's traces
     stackline::KernelInfo kernelInfo;
     QString kernelInfoPath;        // empty when there is none
     bool kernelInfoFound = false;  // discovered beside the trace rather than given

@@ -16,12 +16,37 @@ constexpr size_t kMaxHistory = 200;
 ViewerState::ViewerState(QObject* parent) : QObject(parent), zoom_(new ZoomControl(this)) {}
 
 std::shared_ptr<const Document> ViewerState::current() const {
-    return documents_.empty() ? nullptr : documents_.front();
+    return current_ < documents_.size() ? documents_[current_] : nullptr;
+}
+
+void ViewerState::setCurrent(const Document* doc) {
+    const int i = indexOf(doc);
+    if (i < 0 || size_t(i) == current_) return;
+    current_ = size_t(i);
+    emit currentChanged();
+}
+
+int ViewerState::indexOf(const Document* doc) const {
+    for (size_t i = 0; i < documents_.size(); ++i)
+        if (documents_[i].get() == doc) return int(i);
+    return -1;
+}
+
+int64_t ViewerState::offsetNs(const Document* doc) const {
+    const int i = indexOf(doc);
+    return i >= 0 && size_t(i) < offsets_.size() ? offsets_[size_t(i)] : 0;
+}
+
+void ViewerState::setOffsets(std::vector<int64_t> offsets) {
+    offsets_ = std::move(offsets);
+    emit offsetsChanged();
 }
 
 void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> documents) {
     documents_ = std::move(documents);
     documents_.erase(std::remove(documents_.begin(), documents_.end(), nullptr), documents_.end());
+    current_ = 0;
+    offsets_.assign(documents_.size(), 0);
     selected_ = {};
     highlighted_.clear();
     range_.reset();

@@ -38,10 +38,18 @@ class ViewerState : public QObject {
 public:
     explicit ViewerState(QObject* parent = nullptr);
 
-    // Today one trace is open; later several traces of a job, or two runs to compare.
+    // The open traces: one, the ranks of a job, or two runs to compare.
     const std::vector<std::shared_ptr<const Document>>& documents() const { return documents_; }
-    // The document the panels show: the first one, or null when none is loaded.
+    // The document the panels show: the first one until another is made current (selecting an
+    // event of another document does), or null when none is loaded.
     std::shared_ptr<const Document> current() const;
+    void setCurrent(const Document* doc);    // emits currentChanged when it changes
+    int indexOf(const Document* doc) const;  // -1 when not loaded
+    // Per document, the ns added to its own times to put it on the window's one time axis (the
+    // traces' clocks lined up; 0 with one trace).
+    int64_t offsetNs(const Document* doc) const;
+    // One per document; emits offsetsChanged.
+    void setOffsets(std::vector<int64_t> offsets);
     // Replaces the loaded documents: clears selection, highlight and history, and shows the
     // current document's whole time range. Emits documentsChanged only.
     void setDocuments(std::vector<std::shared_ptr<const Document>> documents);
@@ -90,6 +98,8 @@ public slots:
 signals:
     // The documents were replaced; selection, highlight and history are empty.
     void documentsChanged();
+    void currentChanged();
+    void offsetsChanged();
     void selectionChanged();
     // The selection wants to be visible (a panel or search chose it, not a click on it).
     void revealRequested();
@@ -104,6 +114,8 @@ private:
     void go(size_t position);
 
     std::vector<std::shared_ptr<const Document>> documents_;
+    size_t current_ = 0;
+    std::vector<int64_t> offsets_;
     ZoomControl* zoom_;
     EventRef selected_;
     std::vector<uint32_t> highlighted_;
