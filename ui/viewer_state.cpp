@@ -48,7 +48,7 @@ void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> docu
     current_ = 0;
     offsets_.assign(documents_.size(), 0);
     selected_ = {};
-    highlighted_.clear();
+    highlighted_.assign(documents_.size(), {});
     range_.reset();
     markers_.clear();
     history_.clear();
@@ -111,9 +111,22 @@ void ViewerState::focus(uint32_t row) {
 }
 
 void ViewerState::setHighlighted(std::vector<uint32_t> rows) {
-    if (rows == highlighted_) return;
-    highlighted_ = std::move(rows);
+    std::vector<std::vector<uint32_t>> perDocument(documents_.size());
+    if (!perDocument.empty()) perDocument[current_] = std::move(rows);
+    setHighlights(std::move(perDocument));
+}
+
+void ViewerState::setHighlights(std::vector<std::vector<uint32_t>> perDocument) {
+    perDocument.resize(documents_.size());
+    if (perDocument == highlighted_) return;
+    highlighted_ = std::move(perDocument);
     emit highlightChanged();
+}
+
+const std::vector<uint32_t>& ViewerState::highlighted(const Document* doc) const {
+    static const std::vector<uint32_t> none;
+    const int i = indexOf(doc);
+    return i >= 0 && size_t(i) < highlighted_.size() ? highlighted_[size_t(i)] : none;
 }
 
 void ViewerState::setSelectedRange(std::optional<RangeSelection> range) {

@@ -70,8 +70,13 @@ public:
 
     // Events drawn with an outline (e.g. the kernels of a source hotspot), in the current
     // document; empty: none.
-    const std::vector<uint32_t>& highlighted() const { return highlighted_; }
+    const std::vector<uint32_t>& highlighted() const { return highlighted(current().get()); }
+    // Sets the current document's and clears the others'.
     void setHighlighted(std::vector<uint32_t> rows);
+    // Per document (the kernels of a compared line in both runs): a document's highlighted rows,
+    // and all of them at once, parallel to documents().
+    const std::vector<uint32_t>& highlighted(const Document* doc) const;
+    void setHighlights(std::vector<std::vector<uint32_t>> perDocument);
 
     // The selected range; nullopt when there is none. The Selection tab summarises it; the
     // Kernels, Hotspots and Flame tabs can follow it.
@@ -118,7 +123,7 @@ private:
     std::vector<int64_t> offsets_;
     ZoomControl* zoom_;
     EventRef selected_;
-    std::vector<uint32_t> highlighted_;
+    std::vector<std::vector<uint32_t>> highlighted_;  // parallel to documents_
     std::optional<RangeSelection> range_;
     std::vector<int64_t> markers_;
     // Selections made, oldest first; position_ is the current one (or the last one, when the
