@@ -43,11 +43,7 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p,
                     if (l.code.empty()) l.code = f.code;
                     if (all.insert(key).second) s.all.push_back(key);
                 }
-                // A built-in (an eager stack's `<built-in function linear>`) has no line to
-                // fix: the innermost frame with one is charged.
-                auto charged = std::find_if(frames.rbegin(), frames.rend(),
-                                            [](const SourceFrame& f) { return f.line > 0; });
-                const SourceFrame& at = charged == frames.rend() ? frames.back() : *charged;
+                const SourceFrame& at = chargedFrame(frames);
                 LineKey innermost{at.file, at.line};
                 if (inner.insert(innermost).second) s.innermost.push_back(innermost);
             }

@@ -1,5 +1,7 @@
 #include "kernel_stacks.h"
 
+#include <algorithm>
+
 #include "event_categories.h"
 
 namespace stackline {
@@ -26,6 +28,12 @@ std::vector<FrameStack> eagerStack(const EventTable& t, const EagerStacks& eager
 }
 
 }  // namespace
+
+const SourceFrame& chargedFrame(const FrameStack& frames) {
+    auto charged = std::find_if(frames.rbegin(), frames.rend(),
+                                [](const SourceFrame& f) { return f.line > 0; });
+    return charged == frames.rend() ? frames.back() : *charged;
+}
 
 void forEachKernelSample(const Trace& trace, const Provenance& p,
                          const KernelStacksOptions& options,

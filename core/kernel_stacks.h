@@ -44,6 +44,11 @@ struct KernelSample {
     const std::vector<FrameStack>* stacks = nullptr;
 };
 
+// The frame of one stack that its kernel's self time is charged to: the innermost with a line
+// number, so that an eager kernel is charged to the Python line that called the built-in op (an
+// eager stack's `<built-in function linear>` has none); else the innermost. frames is not empty.
+const SourceFrame& chargedFrame(const FrameStack& frames);
+
 // Calls visit for every GPU kernel (of every category spelling) that overlaps options.range, in
 // row order. Parses each distinct stack once per call.
 void forEachKernelSample(const Trace& trace, const Provenance& provenance,

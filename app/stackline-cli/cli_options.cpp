@@ -16,6 +16,8 @@ const char* kUsage = R"(usage:
   stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json | --folded] [--eager]
   stackline-cli kernel-info KINFO [-o OUT]
   stackline-cli kernel-code KINFO [KERNEL...] [--trace TRACE] [--json]
+  stackline-cli diff BASE NEW [--kernel-info-base KINFO] [--kernel-info-new KINFO] [--eager]
+                              [--top N] [--json]
 
 TRACE is a Chrome/Kineto trace (.json or .json.gz). KINFO is the kernel information: the
 registry (JSON, as stackline_handler.py saves it), a TORCH_TRACE log (dedicated_log_torch_trace_*.log)
@@ -50,6 +52,16 @@ flamegraph.pl, speedscope and Perfetto.
 With --eager, kernels outside compiled regions count too, with their eager stack: the
 python_function slices around their launch in a trace recorded with with_stack=True.
 
+diff compares two runs (traces BASE and NEW) by Python source line: self and total GPU time in
+each run (as hotspots counts them), the change and the ratio, launches, the line number in each.
+Lines match by file, function and code text, so that lines moved by an edit still match (by line
+number when the stack carries no code, as eager stacks). Then per kernel name, count and GPU time
+in each run; a kernel present in one run only is matched with one of the other that differs only
+in its trailing index (Inductor renames kernels when it recompiles) when both are charged to the
+same lines and fuse the same ops, and marked renamed. When both runs have ProfilerStep#N spans
+and their numbers differ, times are compared per step. --top N limits the tables printed; --json
+gives every line and kernel, times in integer nanoseconds.
+
 exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
 )";
 
@@ -81,8 +93,10 @@ Args parseArgs(int argc, char** argv) {
         if (arg == "-h" || arg == "--help") {
             std::cout << kUsage;
             std::exit(0);
-        } else if (arg == "--kernel-info") {
+        } else if (arg == "--kernel-info" || arg == "--kernel-info-base") {
             a.kernelInfo = value();
+        } else if (arg == "--kernel-info-new") {
+            a.newKernelInfo = value();
         } else if (arg == "-o" || arg == "--output") {
             a.out = value();
         } else if (arg == "--trace") {
@@ -115,6 +129,11 @@ Args parseArgs(int argc, char** argv) {
     a.command = positional[0];
     if (a.command == "kernel-code" && positional.size() >= 2) {
         a.kernels.assign(positional.begin() + 2, positional.end());
+        positional.resize(2);
+    }
+    if (a.command == "diff") {
+        if (positional.size() != 3) usageError("diff takes two traces, BASE and NEW");
+        a.newTrace = positional[2];
         positional.resize(2);
     }
     if (positional.size() != 2)

@@ -12,8 +12,9 @@ constexpr int kExitInput = 2;
 
 struct Args {
     std::string command, trace, kernelInfo, out, report, range;
-    std::string codeTrace;             // kernel-code --trace
-    std::vector<std::string> kernels;  // kernel-code's KERNEL arguments
+    std::string codeTrace;                // kernel-code --trace
+    std::string newTrace, newKernelInfo;  // diff's NEW and --kernel-info-new (BASE: trace)
+    std::vector<std::string> kernels;     // kernel-code's KERNEL arguments
     bool json = false, inPlace = false, timings = false, folded = false, eager = false;
     unsigned threads = 0;
     std::size_t top = 20;

@@ -11,5 +11,6 @@ int summary(const Args& a);
 int hotspots(const Args& a);
 int kernelInfo(const Args& a);
 int kernelCode(const Args& a);
+int diff(const Args& a);
 
 }  // namespace cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
         if (a.command == "hotspots") return hotspots(a);
         if (a.command == "kernel-info") return kernelInfo(a);
         if (a.command == "kernel-code") return kernelCode(a);
+        if (a.command == "diff") return diff(a);
         usageError("unknown command " + a.command);
     } catch (const InputError& e) {
         std::cerr << "stackline-cli: " << e.what() << "\n";
