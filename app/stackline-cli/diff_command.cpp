@@ -41,6 +41,12 @@ std::string us(int64_t ns) {
     return text;
 }
 
+// "+1.5", "-2.0"; "0.0" when it rounds to nothing.
+std::string signedUs(int64_t ns) {
+    const std::string text = us(ns);
+    return text == "0.0" || text == "-0.0" ? "0.0" : (ns > 0 ? "+" : "") + text;
+}
+
 std::string ratio(int64_t base, int64_t next) {
     if (!base) return next ? "new" : "-";
     if (!next) return "gone";
@@ -56,7 +62,7 @@ std::string lineNumber(const RunSide& s) {
 void printRow(int64_t base, int64_t next, int64_t delta, const std::string& what) {
     char row[96];
     std::snprintf(row, sizeof row, "%12s %12s %12s %8s  ", us(base).c_str(), us(next).c_str(),
-                  ((delta > 0 ? "+" : "") + us(delta)).c_str(), ratio(base, next).c_str());
+                  signedUs(delta).c_str(), ratio(base, next).c_str());
     std::cout << row << what << "\n";
 }
 

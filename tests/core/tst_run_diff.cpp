@@ -206,6 +206,25 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("diff takes two traces"));
     }
+    // A real run with_stack=True against itself, eager stacks included: every line (those of
+    // eager frames have no code and match by number) and every kernel is matched, nothing moved.
+    void realRunAgainstItselfWithEagerStacks() {
+        const QString trace =
+            STACKLINE_TEST_DATA "/corpus/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz";
+        Run r = cli({"diff", trace, trace, "--eager", "--json"});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QVERIFY(d["lines"].size() > 50);
+        int withoutCode = 0;
+        for (const json& l : d["lines"]) {
+            QVERIFY2(!l["base"].is_null() && l["base"] == l["new"], qPrintable(dump(l)));
+            QCOMPARE(l["delta_ns"].get<int64_t>(), int64_t(0));
+            withoutCode += l["code"] == "";
+        }
+        QVERIFY(withoutCode > 0);
+        for (const json& k : d["kernels"])
+            QVERIFY(k["base"] == k["new"] && k["base_name"] == k["new_name"] && !k["renamed"]);
+    }
     void topLimitsTheJsonLists() {
         LoadedCase l = loadCase("slowdown");
         OrderedJson j = runDiffJson(l.diff, 1);
