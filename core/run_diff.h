@@ -57,14 +57,16 @@ struct DiffKernel {
 };
 
 struct RunDiff {
-    std::vector<DiffLine> lines;            // by |delta| of self time, largest first
-    std::vector<DiffKernel> kernels;        // by |delta|, largest first
+    // By |delta(...)| (compared times: per step when perStep()), largest first; then by the
+    // larger compared time.
+    std::vector<DiffLine> lines;            // delta of self time
+    std::vector<DiffKernel> kernels;        // delta of time
     uint64_t baseSteps = 0, nextSteps = 0;  // ProfilerStep#N spans in each run
     // Times per step are compared when both runs have steps and their counts differ.
     bool perStep() const { return baseSteps && nextSteps && baseSteps != nextSteps; }
     // A time of one run as compared: per step when perStep(), else as is.
     int64_t compared(int64_t ns, bool next) const;
-    // Deltas and ratios of compared times (self time for lines, time for kernels).
+    // The change in compared time (self time for lines, time for kernels); ratioOf their ratio.
     int64_t delta(const DiffLine& l) const;
     int64_t delta(const DiffKernel& k) const;
 };
