@@ -24,8 +24,7 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p,
     std::map<LineKey, SourceLine> lines;
     std::unordered_map<uint64_t, StackLines> byStack;  // derived once per distinct stack
     forEachKernelSample(trace, p, options, [&](const KernelSample& k) {
-        const double us = double(k.ns) / 1000.0;
-        if (k.status == KernelStatus::Unresolved) h.unresolvedGpuUs += us;
+        if (k.status == KernelStatus::Unresolved) h.unresolvedGpuNs += k.ns;
         if (k.stacks->empty()) return;  // no stack, or an empty stack list: no line to charge
         auto it = byStack.find(k.stackKey);
         if (it == byStack.end()) {
@@ -50,12 +49,14 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p,
             it = byStack.emplace(k.stackKey, std::move(s)).first;
         }
         const StackLines& s = it->second;
-        h.annotatedGpuUs += us;
-        for (const LineKey& key : s.innermost) lines[key].selfUs += us / double(s.innermost.size());
+        h.annotatedGpuNs += k.ns;
+        const int64_t n = int64_t(s.innermost.size());
+        for (int64_t i = 0; i < n; ++i)
+            lines[s.innermost[size_t(i)]].selfNs += selfShareNs(k.ns, n, i);
         std::string name(t.nameOf(k.row));
         for (const LineKey& key : s.all) {
             SourceLine& l = lines[key];
-            l.totalUs += us;
+            l.totalNs += k.ns;
             ++l.launches;
             l.guessedLaunches += k.guessed;
             l.rows.push_back(k.row);
@@ -63,30 +64,19 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p,
                 l.kernels.push_back(name);
         }
     });
-    for (auto& [key, line] : lines)
-        if (line.launches) h.lines.push_back(std::move(line));
+    for (auto& [key, line] : lines) {
+        if (!line.launches) continue;
+        line.selfUs = double(line.selfNs) / 1000.0;
+        line.totalUs = double(line.totalNs) / 1000.0;
+        h.lines.push_back(std::move(line));
+    }
+    h.annotatedGpuUs = double(h.annotatedGpuNs) / 1000.0;
+    h.unresolvedGpuUs = double(h.unresolvedGpuNs) / 1000.0;
+    // Ties keep the order of (file, line), so that equal inputs list their lines alike.
     std::stable_sort(h.lines.begin(), h.lines.end(), [](const SourceLine& a, const SourceLine& b) {
-        return a.selfUs != b.selfUs ? a.selfUs > b.selfUs : a.totalUs > b.totalUs;
+        return a.selfNs != b.selfNs ? a.selfNs > b.selfNs : a.totalNs > b.totalNs;
     });
     return h;
-}
-
-OrderedJson hotspotsJson(const Hotspots& h, std::size_t top) {
-    OrderedJson lines = OrderedJson::array();
-    for (std::size_t i = 0; i < h.lines.size() && i < top; ++i) {
-        const SourceLine& l = h.lines[i];
-        lines.push_back({{"file", l.file},
-                         {"line", l.line},
-                         {"function", l.function},
-                         {"code", l.code},
-                         {"self_us", l.selfUs},
-                         {"total_us", l.totalUs},
-                         {"launches", l.launches},
-                         {"kernels", l.kernels.size()}});
-    }
-    return {{"lines", std::move(lines)},
-            {"annotated_gpu_us", h.annotatedGpuUs},
-            {"unresolved_gpu_us", h.unresolvedGpuUs}};
 }
 
 }  // namespace stackline

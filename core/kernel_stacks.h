@@ -48,6 +48,11 @@ struct KernelSample {
 // number, so that an eager kernel is charged to the Python line that called the built-in op (an
 // eager stack's `<built-in function linear>` has none); else the innermost. frames is not empty.
 const SourceFrame& chargedFrame(const FrameStack& frames);
+// The self time, in whole ns, of the i-th of n lines sharing a kernel of ns: an even split whose
+// remainder goes one ns each to the first lines, so that the shares add up to ns exactly.
+inline int64_t selfShareNs(int64_t ns, int64_t n, int64_t i) {
+    return ns / n + (i < ns % n);
+}
 
 // Calls visit for every GPU kernel (of every category spelling) that overlaps options.range, in
 // row order. Parses each distinct stack once per call.

@@ -72,9 +72,8 @@ Run collect(const RunInput& in) {
             it = byStack.emplace(k.stackKey, std::move(s)).first;
         }
         const StackLines& s = it->second;
-        // Integer shares: the remainder goes one ns each to the first lines, so they add up.
-        const int64_t n = int64_t(s.innermost.size()), share = k.ns / n, extra = k.ns % n;
-        for (int64_t i = 0; i < n; ++i) run.lines[s.innermost[i]].selfNs += share + (i < extra);
+        const int64_t n = int64_t(s.innermost.size());
+        for (int64_t i = 0; i < n; ++i) run.lines[s.innermost[i]].selfNs += selfShareNs(k.ns, n, i);
         for (uint32_t id : s.all) {
             RunLine& l = run.lines[id];
             l.totalNs += k.ns;

@@ -13,7 +13,9 @@ const char* kUsage = R"(usage:
   stackline-cli annotate TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]
                               [--timings] [--threads N]
   stackline-cli summary TRACE [--kernel-info KINFO] [--range START_US:END_US] [--json]
-  stackline-cli hotspots TRACE [--kernel-info KINFO] [--top N] [--json | --folded] [--eager]
+  stackline-cli hotspots TRACE... [--kernel-info KINFO] [--top N] [--json | --folded] [--eager]
+                                 [--jobs N] [--threads N]
+  stackline-cli merge RESULT.json... [--top N] [--json]
   stackline-cli kernel-info KINFO [-o OUT]
   stackline-cli kernel-code KINFO [KERNEL...] [--trace TRACE] [--json]
   stackline-cli diff BASE NEW [--kernel-info-base KINFO] [--kernel-info-new KINFO] [--eager]
@@ -49,6 +51,14 @@ split among the innermost lines of its stacks) and total time (in full for every
 With --folded it writes GPU time by Python call path as folded stacks ("frame;frame;frame NS",
 frames outermost first as "file:line function", time in integer nanoseconds), the input of
 flamegraph.pl, speedscope and Perfetto.
+--json gives every line whatever --top says (which limits the text), with times in integer
+nanoseconds (self_ns, total_ns, annotated_gpu_ns, unresolved_gpu_ns) that add up exactly: a
+kernel's self time is split among its innermost lines in whole nanoseconds.
+Given several TRACEs, hotspots reads --jobs of them at once (default: one per core), each with its
+own kernel information found beside it, or with --kernel-info KINFO for all of them (ranks of one
+compiled model), and releases each trace once its lines are counted; each loads with --threads
+threads (default: the cores divided among the jobs). It prints each trace's result and their total
+({"traces": [...], "total": {...}} with --json). --folded takes one TRACE.
 With --eager, kernels outside compiled regions count too, with their eager stack: the
 python_function slices around their launch in a trace recorded with with_stack=True.
 
@@ -61,6 +71,11 @@ in its trailing index (Inductor renames kernels when it recompiles) when both ar
 same lines and fuse the same ops, and marked renamed. When both runs have ProfilerStep#N spans
 and their numbers differ, times are compared per step. --top N limits the tables printed; --json
 gives every line and kernel, times in integer nanoseconds.
+
+merge adds up RESULTs that hotspots --json wrote elsewhere (for one trace or several), exactly,
+and prints what hotspots would have printed for all their traces at once: with --json, byte for
+byte the output of a multi-trace hotspots --json over the same traces in the same order. A RESULT
+that is not such JSON, is inconsistent, or repeats a trace already given exits 2.
 
 exit status: 0 success (also with diagnostics), 1 output error, 2 bad input or usage.
 )";
@@ -119,6 +134,9 @@ Args parseArgs(int argc, char** argv) {
             a.top = count(1000000000);
         } else if (arg == "--threads") {
             a.threads = unsigned(count(1024));
+        } else if (arg == "--jobs") {
+            a.jobs = unsigned(count(1024));
+            if (a.jobs == 0) usageError("--jobs needs at least 1");
         } else if (arg.size() > 1 && arg[0] == '-') {
             usageError("unknown option " + arg);
         } else {
@@ -136,8 +154,14 @@ Args parseArgs(int argc, char** argv) {
         a.newTrace = positional[2];
         positional.resize(2);
     }
+    if ((a.command == "hotspots" || a.command == "merge") && positional.size() >= 2) {
+        a.inputs.assign(positional.begin() + 1, positional.end());
+        positional.resize(2);
+    }
     if (positional.size() != 2)
         usageError(a.command + (a.command.starts_with("kernel-") ? " takes exactly one KINFO"
+                                : a.command == "hotspots"        ? " takes TRACE..."
+                                : a.command == "merge"           ? " takes RESULT.json..."
                                                                  : " takes exactly one TRACE"));
     a.trace = positional[1];
     return a;

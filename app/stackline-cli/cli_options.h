@@ -15,8 +15,10 @@ struct Args {
     std::string codeTrace;                // kernel-code --trace
     std::string newTrace, newKernelInfo;  // diff's NEW and --kernel-info-new (BASE: trace)
     std::vector<std::string> kernels;     // kernel-code's KERNEL arguments
+    std::vector<std::string> inputs;      // hotspots' TRACEs, merge's RESULTs (trace: the first)
     bool json = false, inPlace = false, timings = false, folded = false, eager = false;
     unsigned threads = 0;
+    unsigned jobs = 0;  // hotspots: traces processed at once; 0: one per core
     std::size_t top = 20;
 };
 

@@ -9,6 +9,7 @@ struct Args;
 int annotate(const Args& a);
 int summary(const Args& a);
 int hotspots(const Args& a);
+int merge(const Args& a);
 int kernelInfo(const Args& a);
 int kernelCode(const Args& a);
 int diff(const Args& a);

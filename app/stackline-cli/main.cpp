@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
         if (a.command == "annotate") return annotate(a);
         if (a.command == "summary") return summary(a);
         if (a.command == "hotspots") return hotspots(a);
+        if (a.command == "merge") return merge(a);
         if (a.command == "kernel-info") return kernelInfo(a);
         if (a.command == "kernel-code") return kernelCode(a);
         if (a.command == "diff") return diff(a);

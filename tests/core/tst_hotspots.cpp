@@ -1,9 +1,11 @@
 // GPU time per source line, checked against sums computed by hand; stack-string parsing.
 #include <QTest>
 
+#include "hotspot_totals.h"
 #include "hotspots.h"
 #include "source_frames.h"
 #include "test_support.h"
+#include "trace_bytes.h"
 
 using namespace stackline;
 using namespace stackline::test;
@@ -74,7 +76,39 @@ private slots:
         QCOMPARE(self, h.annotatedGpuUs);
         QCOMPARE(h.lines.front().file, std::string("a.py"));  // sorted by self time
         QCOMPARE(h.lines.front().line, 5);
-        QCOMPARE(hotspotsJson(h, 1)["lines"].size(), std::size_t(1));
+        QCOMPARE(hotspotTotalsJson(hotspotTotalsOf(h))["lines"].size(), h.lines.size());
+    }
+    // 7 ns among three innermost lines: 3, 2, 2 ns, the extra nanosecond to the first stack's
+    // line, so the lines' self times add up to the kernel's time exactly; the JSON reads back as
+    // written, and two copies sum to twice the nanoseconds.
+    void selfSplitIsExactInNanoseconds() {
+        Trace t = traceFrom(
+            "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+            "\"tid\": 7, \"ts\": 10, \"dur\": 0.007, \"args\": {\"stack\": ["
+            "\"  File \\\"c.py\\\", line 3, in f\\n\", \"  File \\\"a.py\\\", line 5, in g\\n\", "
+            "\"  File \\\"b.py\\\", line 2, in h\\n\"]}}]}");
+        Hotspots h = computeHotspots(t, runProvenance(t, KernelInfo()));
+        QCOMPARE(h.annotatedGpuNs, int64_t(7));
+        QCOMPARE(find(h, "c.py", 3)->selfNs, int64_t(3));
+        QCOMPARE(find(h, "a.py", 5)->selfNs, int64_t(2));
+        QCOMPARE(find(h, "b.py", 2)->selfNs, int64_t(2));
+        QCOMPARE(find(h, "b.py", 2)->totalNs, int64_t(7));
+        QCOMPARE(h.lines.front().file, std::string("c.py"));
+        const HotspotTotals totals = hotspotTotalsOf(h);
+        const OrderedJson json = hotspotTotalsJson(totals);
+        QVERIFY(hotspotTotalsJson(hotspotTotalsFromJson(json)) == json);
+        HotspotSum sum;
+        sum.add(totals);
+        sum.add(hotspotTotalsFromJson(json));
+        const HotspotTotals twice = sum.result();
+        QCOMPARE(twice.annotatedGpuNs, int64_t(14));
+        QCOMPARE(twice.lines.front().selfNs, int64_t(6));
+        QCOMPARE(twice.lines.front().launches, uint64_t(2));
+        QCOMPARE(twice.lines.front().kernels, std::set<std::string>{"k"});
+        // Lines left out (a truncated result) cannot be added up.
+        OrderedJson truncated = json;
+        truncated["lines"].erase(0);
+        QVERIFY_THROWS_EXCEPTION(InputError, hotspotTotalsFromJson(truncated));
     }
     void parsesStackStrings() {
         std::vector<SourceFrame> f = parseStackString(

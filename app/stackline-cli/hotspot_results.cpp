@@ -1,0 +1,64 @@
+#include "hotspot_results.h"
+
+#include <cstdio>
+#include <iostream>
+
+using namespace stackline;
+
+namespace cli {
+
+namespace {
+
+HotspotTotals sumOf(const std::vector<TraceHotspots>& traces) {
+    HotspotSum sum;
+    for (const TraceHotspots& t : traces) sum.add(t.totals);
+    return sum.result();
+}
+
+}  // namespace
+
+OrderedJson traceHotspotsJson(const TraceHotspots& t) {
+    OrderedJson j = {{"trace", t.trace}};
+    j.update(hotspotTotalsJson(t.totals));
+    return j;
+}
+
+OrderedJson manyHotspotsJson(const std::vector<TraceHotspots>& traces) {
+    OrderedJson each = OrderedJson::array();
+    for (const TraceHotspots& t : traces) each.push_back(traceHotspotsJson(t));
+    OrderedJson total = {{"trace_count", traces.size()}};
+    total.update(hotspotTotalsJson(sumOf(traces)));
+    return {{"traces", std::move(each)}, {"total", std::move(total)}};
+}
+
+void printHotspotsTable(const HotspotTotals& t, std::size_t top) {
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "GPU time of annotated kernels: %.1f us; unresolved: %.1f us\n\n",
+                  double(t.annotatedGpuNs) / 1e3, double(t.unresolvedGpuNs) / 1e3);
+    std::cout << line << "   self us   total us  launches  kernels  source\n";
+    for (std::size_t i = 0; i < t.lines.size() && i < top; ++i) {
+        const LineTotals& l = t.lines[i];
+        std::snprintf(line, sizeof line, "%10.1f %10.1f %9llu %8zu  ", double(l.selfNs) / 1e3,
+                      double(l.totalNs) / 1e3, static_cast<unsigned long long>(l.launches),
+                      l.kernels.size());
+        std::cout << line << l.file << ":" << l.line
+                  << (l.function.empty() ? "" : " in " + l.function) << "\n";
+        if (!l.code.empty()) std::cout << std::string(42, ' ') << l.code << "\n";
+    }
+}
+
+void printManyHotspots(const std::vector<TraceHotspots>& traces, std::size_t top) {
+    char line[160];
+    std::cout << "annotated us  unresolved us   lines  trace\n";
+    for (const TraceHotspots& t : traces) {
+        std::snprintf(line, sizeof line, "%12.1f %14.1f %7zu  ",
+                      double(t.totals.annotatedGpuNs) / 1e3, double(t.totals.unresolvedGpuNs) / 1e3,
+                      t.totals.lines.size());
+        std::cout << line << t.trace << "\n";
+    }
+    std::cout << "\ntotal of " << traces.size() << " traces: ";
+    printHotspotsTable(sumOf(traces), top);
+}
+
+}  // namespace cli
