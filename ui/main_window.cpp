@@ -18,9 +18,11 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "comparison.h"
 #include "details_panel.h"
 #include "diagnostic.h"
 #include "diagnostics_panel.h"
+#include "diff_panel.h"
 #include "elided_label.h"
 #include "exporter.h"
 #include "file_system.h"
@@ -97,6 +99,7 @@ void MainWindow::buildLayout() {
     selection_ = new SelectionPanel(state_);
     flame_ = new FlamePanel(state_);
     code_ = new KernelCodePanel(state_);
+    diff_ = new DiffPanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -111,6 +114,8 @@ void MainWindow::buildLayout() {
     tabs_->addTab(selection_, tr("Selection"));
     tabs_->addTab(flame_, tr("Flame"));
     tabs_->addTab(code_, tr("Kernel code"));
+    tabs_->addTab(diff_, tr("Diff"));
+    tabs_->setTabVisible(tabs_->indexOf(diff_), false);  // until two runs are compared
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -176,6 +181,7 @@ void MainWindow::buildMenus() {
                 document() ? QFileInfo(document()->tracePath()).absolutePath() : QString());
             if (!dir.isEmpty()) attachKernelInfo(dir);
         });
+    QAction* compare = file->addAction(tr("Compare &With…"), this, &MainWindow::chooseComparison);
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraceInWindow);
     QAction* reloadAction =
@@ -185,7 +191,7 @@ void MainWindow::buildMenus() {
                                    &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    documentActions_ << kinfo << kinfoFolder << reloadAction << exp;
+    documentActions_ << kinfo << kinfoFolder << compare << reloadAction << exp;
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto add = [&](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
@@ -304,6 +310,7 @@ void MainWindow::startLoad(const LoadRequest& request) {
     }
     pendingRequest_ = request;
     pendingResult_ = std::make_shared<std::shared_ptr<Document>>();
+    pendingComparison_.reset();
     auto result = pendingResult_;
     showProgress(tr("Opening %1").arg(QFileInfo(request.tracePath).fileName()), -1);
     timeline_->setPlaceholder(tr("Loading %1…").arg(QFileInfo(request.tracePath).fileName()));
@@ -311,24 +318,66 @@ void MainWindow::startLoad(const LoadRequest& request) {
         [request, result](BackgroundJob::Context& c) { *result = loadDocument(request, c); });
 }
 
+void MainWindow::compareWith(const QString& trace, const QString& kernelInfo) {
+    // Comparing already: the new run replaces the compared one, against the same base.
+    const auto base = state_->documents().empty() ? nullptr : state_->documents().front();
+    if (!base) {
+        openTrace(trace, kernelInfo);
+        return;
+    }
+    if (loadJob_.isRunning()) {
+        loadJob_.cancel();
+        loadJob_.wait();
+    }
+    const LoadRequest request{trace, kernelInfo, nullptr};
+    pendingRequest_ = request;
+    pendingResult_.reset();
+    pendingComparison_ = std::make_shared<Comparison>();
+    auto result = pendingComparison_;
+    showProgress(tr("Opening %1 to compare").arg(QFileInfo(trace).fileName()), -1);
+    loadJob_.start([base, request, result](BackgroundJob::Context& c) {
+        *result = loadComparison(*base, request, c);
+    });
+}
+
+void MainWindow::showComparison(Comparison comparison) {
+    clearMessages();
+    comparing_ = true;
+    state_->setDocuments({comparison.base, comparison.next});
+    state_->setOffsets(std::move(comparison.offsets));
+    tabs_->setCurrentWidget(diff_);
+    statusBar()->showMessage(
+        comparison.alignedStep >= 0
+            ? tr("The runs are lined up on ProfilerStep#%1").arg(comparison.alignedStep)
+            : tr("The runs are lined up by their clocks: they have no profiler step in common"),
+        10000);
+    emit comparisonLoaded();
+}
+
 void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
     progressBox_->hide();
     timeline_->setPlaceholder(placeholderText());
     auto result = std::move(pendingResult_);
+    auto comparison = std::move(pendingComparison_);
     if (cancelled) {
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
         emit loadCancelled();
         return;
     }
-    if (!error.isEmpty() || !result || !*result) {
+    if (!error.isEmpty() || (comparison ? !comparison->next : !result || !*result)) {
         const QString file =
             pendingRequest_.trace ? pendingRequest_.kernelInfoPath : pendingRequest_.tracePath;
         showError(tr("Could not open %1").arg(QFileInfo(file).fileName()), error);
         emit loadFailed(error);
         return;
     }
+    if (comparison) {
+        showComparison(std::move(*comparison));
+        return;
+    }
     // Another trace, not the same one with other kernel information.
     if (!pendingRequest_.trace) clearMessages();
+    comparing_ = false;
     state_->setDocument(std::move(*result));
     timeline_->setFocus();
     const Document* doc = document();
@@ -347,6 +396,7 @@ void MainWindow::showDocument() {
     tabs_->setTabText(1, tr("Unresolved (%1)").arg(doc ? unresolved_->count() : 0));
     tabs_->setTabText(2, tr("Diagnostics (%1)").arg(doc ? diagnostics_->count() : 0));
     tabs_->setTabText(3, tr("Hotspots (%1)").arg(doc ? hotspots_->count() : 0));
+    tabs_->setTabVisible(tabs_->indexOf(diff_), comparing_ && diff_->isComparing());
     countsLabel_->setText(countsText());
     if (!doc) {
         fileLabel_->setText(tr("No trace open"));
@@ -479,12 +529,12 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_,
-                        source_,  selection_,  flame_,       code_};
-    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots",
-                           "source",  "selection",  "flame",       "code"};
+    QWidget* pages[] = {kernels_,   unresolved_, diagnostics_, hotspots_, source_,
+                        selection_, flame_,      code_,        diff_};
+    const char* names[] = {"kernels",   "unresolved", "diagnostics", "hotspots", "source",
+                           "selection", "flame",      "code",        "diff"};
     for (size_t i = 0; i < std::size(pages); ++i)
-        if (n == QLatin1String(names[i])) {
+        if (n == QLatin1String(names[i]) && tabs_->isTabVisible(tabs_->indexOf(pages[i]))) {
             tabs_->setCurrentWidget(pages[i]);
             return true;
         }
@@ -496,6 +546,14 @@ void MainWindow::chooseTrace() {
         this, tr("Open Trace"), openDialogFolder(),
         tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
     if (!path.isEmpty()) openTraceInWindow(path);
+}
+
+void MainWindow::chooseComparison() {
+    if (!document()) return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With: the New Run's Trace"), openDialogFolder(),
+        tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
 }
 
 void MainWindow::chooseKernelInfo() {

@@ -15,6 +15,8 @@
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class DiffPanel;
+struct Comparison;
 class ElidedLabel;
 class InstanceStepper;
 class HotspotsPanel;
@@ -51,6 +53,10 @@ public:
     void setTransientFolder(const QString& folder) { transientFolder_ = folder; }
     // Where File → Open starts: the folder of the last trace opened, while it exists.
     QString openDialogFolder() const;
+    // Opens another run of the same program beside the open one, to compare: the open trace is the
+    // base run, this one the new run, one above the other on their first common profiler step;
+    // shows the Diff tab. kernelInfo empty: the one beside the trace, if any.
+    void compareWith(const QString& trace, const QString& kernelInfo = {});
     // Reprocesses the open trace with this kernel information.
     void attachKernelInfo(const QString& kernelInfo);
     // Opens the current trace again, with the kernel information it was given.
@@ -73,6 +79,7 @@ public:
     UnresolvedPanel* unresolved() const { return unresolved_; }
     DiagnosticsPanel* diagnostics() const { return diagnostics_; }
     HotspotsPanel* hotspots() const { return hotspots_; }
+    DiffPanel* diff() const { return diff_; }
     SourceView* source() const { return source_; }
     KernelCodePanel* kernelCode() const { return code_; }
     ReloadBanner* reloadBanner() const { return banner_; }
@@ -81,7 +88,7 @@ public:
     // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
     QAction* showAllFlowsAction() const { return showAllFlows_; }
     // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame or
-    // code (Kernel code); false if none.
+    // code (Kernel code), or diff (shown when comparing two runs); false if none.
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
     QString countsText() const;
@@ -94,6 +101,8 @@ public:
 
 signals:
     void documentLoaded();
+    // Compare With… opened the new run: the window shows both.
+    void comparisonLoaded();
     void loadFailed(const QString& message);
     void loadCancelled();
     void exportFinished(bool ok, const QString& message);
@@ -119,6 +128,8 @@ private:
     void showProgress(const QString& stage, int permille);
     void chooseTrace();
     void chooseKernelInfo();
+    void chooseComparison();
+    void showComparison(Comparison comparison);
     void chooseExport();
 
     ViewerState* state_;
@@ -129,6 +140,7 @@ private:
     UnresolvedPanel* unresolved_;
     DiagnosticsPanel* diagnostics_;
     HotspotsPanel* hotspots_;
+    DiffPanel* diff_;
     SourceView* source_;
     FlamePanel* flame_;
     KernelCodePanel* code_;
@@ -150,6 +162,8 @@ private:
     BackgroundJob exportJob_;
     LoadRequest pendingRequest_;
     std::shared_ptr<std::shared_ptr<Document>> pendingResult_;
+    std::shared_ptr<Comparison> pendingComparison_;  // set while Compare With… loads
+    bool comparing_ = false;  // the documents shown are two runs compared (not two ranks)
     QString pendingExport_;
     QString lastError_;
     QString transientFolder_;

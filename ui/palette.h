@@ -63,5 +63,10 @@ enum class UiColor : uint8_t {
     PyNumber,
     PyString,
     PyComment,
+    Slower,  // a compared run's line or kernel that got slower (the Diff tab)
+    Faster,  // ... or faster
 };
 QColor uiColor(UiColor role);
+// The background of a compared row: Slower or Faster by the delta's sign, stronger the larger the
+// delta is against the largest one shown; invalid when delta is 0.
+QColor deltaColor(int64_t deltaNs, int64_t largestNs);
