@@ -73,9 +73,9 @@ QString writeRun(const QTemporaryDir& dir, const QString& name, const QByteArray
     return path;
 }
 
-std::shared_ptr<const Document> load(const QString& path) {
+std::shared_ptr<const Document> load(const QString& path, const QString& kernelInfo = {}) {
     BackgroundJob::Context context;
-    return loadDocument({path, {}, nullptr}, context);
+    return loadDocument({path, kernelInfo, nullptr}, context);
 }
 
 // The source-model row of the line in this function, or -1.
@@ -207,6 +207,36 @@ private slots:
         QCOMPARE(m.nextNs(attn), 30'000);
         QCOMPARE(cell(m, attn, DiffLinesModel::Delta), QStringLiteral("+10 µs"));
         QCOMPARE(cell(m, attn, DiffLinesModel::Launches), QStringLiteral("2→3"));
+    }
+
+    // The diff helper's compiled case: Inductor renamed a kernel between the runs.
+    void marksRenamedKernels() {
+        const QString dir = QStringLiteral(STACKLINE_DATA "/run_diff/renamed/");
+        ViewerState state;
+        DiffPanel panel(&state);
+        panel.show();
+        state.setDocuments({load(dir + "base.json", dir + "kinfo_base.json"),
+                            load(dir + "new.json", dir + "kinfo_new.json")});
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isComputing(), 30000);
+        const DiffKernelsModel& k = *panel.kernels();
+        int renamed = -1;
+        for (int r = 0; r < k.rowCount(); ++r)
+            if (k.kernel(r).renamed) renamed = r;
+        QVERIFY(renamed >= 0);
+        QCOMPARE(
+            cell(k, renamed, DiffKernelsModel::Kernel),
+            QStringLiteral("triton_poi_fused_add_mul_0 → triton_poi_fused_add_mul_3 (renamed)"));
+        QCOMPARE(cell(k, renamed, DiffKernelsModel::Delta), QStringLiteral("+1.500 µs"));
+        QVERIFY(k.index(renamed, 0).data(Qt::FontRole).value<QFont>().italic());
+        // Its line, matched by its code: one row with both runs' line numbers.
+        const DiffLinesModel& l = *panel.lines();
+        int fc1 = -1;
+        for (int r = 0; r < l.rowCount(); ++r)
+            if (l.line(r).code == "x = self.fc1(x)") fc1 = r;
+        QVERIFY(fc1 >= 0);
+        QCOMPARE(cell(l, fc1, DiffLinesModel::Where), QStringLiteral("model.py:10"));
+        QCOMPARE(cell(l, fc1, DiffLinesModel::Delta), QStringLiteral("+1.500 µs"));
+        QCOMPARE(panel.lines()->rowCount(), 4);
     }
 
     void leavesTheTablesEmptyWithOneRun() {
