@@ -83,8 +83,11 @@ QVariant DiffLinesModel::text(int row, int column) const {
             auto number = [](const RunSide& s) {
                 return s.count && s.line > 0 ? QString::number(s.line) : QStringLiteral("—");
             };
+            const QString file = QFileInfo(QString::fromStdString(l.file)).fileName();
+            // A frame without a line (a built-in function) is named by its "file" alone.
+            if (l.base.line <= 0 && l.next.line <= 0) return file;
             const QString base = number(l.base), next = number(l.next);
-            return QFileInfo(QString::fromStdString(l.file)).fileName() + QLatin1Char(':') +
+            return file + QLatin1Char(':') +
                    (base == next ? base : base + QStringLiteral("→") + next);
         }
         case Function:

@@ -6,7 +6,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
-#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
@@ -16,6 +15,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "elided_label.h"
 #include "format.h"
 #include "range_toggle.h"
 #include "table_panel.h"
@@ -45,6 +45,7 @@ TablePanel* newTable(TableModel* model, const QString& hint, int deltaColumn,
     auto* table = new TablePanel(model, hint);
     QTableView* view = table->view();
     view->sortByColumn(deltaColumn, Qt::DescendingOrder);
+    view->horizontalHeader()->setStretchLastSection(false);
     for (const auto& [column, width] : widths)
         view->horizontalHeader()->resizeSection(column, width);
     // Tinted rows carry the meaning; alternating grey would muddle it.
@@ -67,8 +68,8 @@ DiffPanel::DiffPanel(ViewerState* state, QWidget* parent) : QWidget(parent), sta
     kernels_ = new DiffKernelsModel;
     lineTable_ = newTable(lines_, tr("Filter source lines by file, function or code…"),
                           DiffLinesModel::Delta,
-                          {{DiffLinesModel::Where, 150},
-                           {DiffLinesModel::Function, 120},
+                          {{DiffLinesModel::Where, 170},
+                           {DiffLinesModel::Function, 140},
                            {DiffLinesModel::Code, 360}});
     kernelTable_ = newTable(kernels_, tr("Filter kernels by name…"), DiffKernelsModel::Delta,
                             {{DiffKernelsModel::Kernel, 520}});
@@ -76,8 +77,7 @@ DiffPanel::DiffPanel(ViewerState* state, QWidget* parent) : QWidget(parent), sta
     stack_->addWidget(lineTable_);
     stack_->addWidget(kernelTable_);
 
-    header_ = new QLabel;
-    header_->setTextFormat(Qt::PlainText);
+    header_ = new ElidedLabel(Qt::ElideMiddle);
     linesButton_ = newToggle(tr("Source lines"));
     kernelsButton_ = newToggle(tr("Kernels"));
     linesButton_->setChecked(true);
@@ -167,6 +167,11 @@ void DiffPanel::showDiff(std::shared_ptr<const RunDiff> diff) {
     const auto base = diff && isComparing() ? state_->documents()[0] : nullptr;
     lines_->show(base, diff);
     kernels_->show(base, diff);
+    // Eager stacks name no code: no empty column then.
+    bool code = false;
+    if (diff)
+        for (const DiffLine& l : diff->lines) code = code || !l.code.empty();
+    lineTable_->view()->setColumnHidden(DiffLinesModel::Code, !code);
     linesButton_->setText(tr("Source lines (%1)").arg(lines_->rowCount()));
     kernelsButton_->setText(tr("Kernels (%1)").arg(kernels_->rowCount()));
     if (!base) {

@@ -15,7 +15,7 @@
 
 class QAbstractButton;
 class QCheckBox;
-class QLabel;
+class ElidedLabel;
 class QStackedWidget;
 class TablePanel;
 class ViewerState;
@@ -39,7 +39,7 @@ public:
     // eager).
     QCheckBox* allKernels() const { return allKernels_; }
     // The line over the tables: the two runs, and whether times are per step.
-    QLabel* header() const { return header_; }
+    ElidedLabel* header() const { return header_; }
 
     // Chooses a line (a kernel) by its source-model row, as clicking its row does.
     void chooseLine(int sourceRow);
@@ -62,7 +62,7 @@ private:
     void highlight(const std::vector<uint32_t>& base, const std::vector<uint32_t>& next);
 
     ViewerState* state_;
-    QLabel* header_;
+    ElidedLabel* header_;
     QAbstractButton* linesButton_;
     QAbstractButton* kernelsButton_;
     QCheckBox* allKernels_;

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "diff_panel.h"
+#include "elided_label.h"
 #include "load_job.h"
 #include "main_window.h"
 #include "table_panel.h"
