@@ -3,7 +3,8 @@
 // makes `ka` slower and `kb` faster. The table shows each line's delta, sorts by it, outlines a
 // line's kernels in both runs, and File → Compare With… opens the second run beside the first.
 #include <QAbstractButton>
-#include <QLabel>
+#include <QImage>
+#include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -285,6 +286,26 @@ private slots:
         QVERIFY(ui_test::openTrace(window, next_));
         QCOMPARE(window.state()->documents().size(), size_t(1));
         QVERIFY(!tabs->isTabVisible(tabs->indexOf(window.diff())));
+    }
+
+    void commandLineComparesAndScreenshotsTheDiffTab() {
+        const QString png = dir_.filePath(QStringLiteral("diff.png"));
+        QProcess p;
+        p.start(QStringLiteral(STACKLINE_APP),
+                {base_, QStringLiteral("--compare"), next_, QStringLiteral("--tab"),
+                 QStringLiteral("diff"), QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QImage(png).size(), QSize(1600, 1000));
+        QVERIFY(!p.readAllStandardError().contains("no tab named"));
+
+        // A new run that cannot be opened fails as the trace does.
+        p.start(QStringLiteral(STACKLINE_APP),
+                {base_, QStringLiteral("--compare"), dir_.filePath(QStringLiteral("missing.json")),
+                 QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("missing.json"));
     }
 
 private:
