@@ -67,7 +67,7 @@ void TimelineView::setDocuments() {
     relayout();
 }
 
-const TimelineLane* TimelineView::lane(const Document* doc) const {
+TimelineLane* TimelineView::lane(const Document* doc) const {
     for (const auto& l : lanes_)
         if (l->doc.get() == doc) return l.get();
     return nullptr;
@@ -357,7 +357,7 @@ void TimelineView::revealEvent(uint32_t row) {
 }
 
 void TimelineView::revealEvent(EventRef event) {
-    TimelineLane* l = const_cast<TimelineLane*>(lane(event.doc));
+    TimelineLane* l = lane(event.doc);
     if (!l || event.row == kNoEvent || l->model->processOf(event.row) < 0) return;
     // Navigation, not arrangement: not remembered (until the user arranges something).
     if (l->model->showEvent(event.row)) relayout();

@@ -87,7 +87,7 @@ private:
     // Header: a gutter label or process header pressed, dragged once it moves.
     enum class Drag { None, Pending, Pan, Range, PendingHeader, Header };
     void setDocuments();
-    const TimelineLane* lane(const Document* doc) const;
+    TimelineLane* lane(const Document* doc) const;
     TimelineLane* laneAt(int viewportY) const;
     int64_t offsetOf(const Document* doc) const;
     void relayout();
