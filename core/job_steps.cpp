@@ -182,7 +182,8 @@ std::optional<int64_t> firstCollectiveStart(const Trace& trace) {
 }
 
 // The straggler of one step: per collective matched across ranks, the rank that starts it last
-// on the Clock axis; the rank last most often, then the one latest in total.
+// on the Clock axis (when one rank alone starts it last); the rank last most often, then the one
+// latest in total.
 int stragglerOf(const std::vector<const std::vector<Collective>*>& perRank,
                 const std::vector<int64_t>& clock) {
     // Sequence numbers match collectives when every one of the step has them; else their order.
@@ -205,13 +206,17 @@ int stragglerOf(const std::vector<const std::vector<Collective>*>& perRank,
     for (const auto& [key, starts] : matched) {
         if (starts.size() < 2) continue;
         any = true;
-        int64_t earliest = INT64_MAX;
-        std::pair<int, int64_t> last = starts.front();
-        for (const auto& s : starts) {
-            earliest = std::min(earliest, s.second);
-            if (s.second > last.second) last = s;
+        int64_t earliest = INT64_MAX, latest = INT64_MIN;
+        int last = -1;  // the one rank that starts latest; -1 when several do
+        for (const auto& [rank, start] : starts) {
+            earliest = std::min(earliest, start);
+            if (start > latest)
+                last = rank;
+            else if (start == latest)
+                last = -1;
+            latest = std::max(latest, start);
         }
-        ++lastCount[size_t(last.first)];
+        if (last >= 0) ++lastCount[size_t(last)];
         for (const auto& [rank, start] : starts) lateness[size_t(rank)] += start - earliest;
     }
     if (!any) return -1;

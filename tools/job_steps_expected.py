@@ -9,7 +9,7 @@ to the step holding its launch, the cuda_runtime call with the same args.correla
 follows the ac2g flow instead), else to the step holding its start; collective kernels are the
 NCCL/RCCL ones; compute and collective times are the unions of their kernels' spans; the
 collectives of a step are matched across ranks by their order, and the straggler is the rank that
-starts the most of them last on the clock axis (baseTimeNanoseconds + ts), then the one latest in
+alone starts the most of them last on the clock axis (baseTimeNanoseconds + ts), then the one latest in
 total.
 """
 import glob
@@ -77,7 +77,9 @@ def main():
             if len(starts) < 2:
                 continue
             earliest = min(t for t, _ in starts)
-            last[max(starts, key=lambda x: (x[0], -x[1]))[1]] += 1
+            latest = max(t for t, _ in starts)
+            if [t for t, _ in starts].count(latest) == 1:
+                last[next(i for t, i in starts if t == latest)] += 1
             for t, i in starts:
                 late[i] += t - earliest
         straggler = max((i for i, _, _ in have), key=lambda i: (last[i], late[i], -i))

@@ -187,8 +187,9 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
-    connect(state_, &ViewerState::documentsChanged, this,
-            [this] { setDocument(state_->current()); });
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, [this] { setDocument(state_->current()); });
     connect(state_, &ViewerState::selectionChanged, this, &HotspotsPanel::followSelection);
     setDocument(state_->current());
 }

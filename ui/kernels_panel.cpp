@@ -150,10 +150,12 @@ KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
         const uint32_t next = it == inst.end() || it + 1 == inst.end() ? inst.front() : *(it + 1);
         state_->select(next, true);
     });
-    connect(state_, &ViewerState::documentsChanged, this, [this] {
-        doc_ = state_->current();
-        refill();
-    });
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, [this] {
+            doc_ = state_->current();
+            refill();
+        });
     connect(rangeOnly_, &RangeToggle::activeChanged, this, [this] {
         stale_ = true;
         if (isVisible()) refill();

@@ -21,6 +21,7 @@
 #include "details_panel.h"
 #include "diagnostic.h"
 #include "diagnostics_panel.h"
+#include "diff_panel.h"
 #include "elided_label.h"
 #include "exporter.h"
 #include "file_system.h"
@@ -38,6 +39,7 @@
 #include "source_view.h"
 #include "timeline_view.h"
 #include "trace_file_watcher.h"
+#include "trace_set.h"
 #include "unresolved_panel.h"
 #include "viewer_state.h"
 
@@ -75,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&loadJob_, &BackgroundJob::finished, this, &MainWindow::onLoadFinished);
     connect(&exportJob_, &BackgroundJob::finished, this, &MainWindow::onExportFinished);
     connect(state_, &ViewerState::documentsChanged, this, &MainWindow::showDocument);
+    connect(state_, &ViewerState::currentChanged, this, &MainWindow::showDocument);
     showDocument();
     timeline_->setPlaceholder(placeholderText());
     resize(1500, 950);
@@ -97,6 +100,7 @@ void MainWindow::buildLayout() {
     selection_ = new SelectionPanel(state_);
     flame_ = new FlamePanel(state_);
     code_ = new KernelCodePanel(state_);
+    diff_ = new DiffPanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -111,6 +115,8 @@ void MainWindow::buildLayout() {
     tabs_->addTab(selection_, tr("Selection"));
     tabs_->addTab(flame_, tr("Flame"));
     tabs_->addTab(code_, tr("Kernel code"));
+    tabs_->addTab(diff_, tr("Diff"));
+    tabs_->setTabVisible(tabs_->indexOf(diff_), false);  // until two runs are compared
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -166,6 +172,9 @@ void MainWindow::buildLayout() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Trace…"), QKeySequence::Open, this, &MainWindow::chooseTrace);
+    file->addAction(tr("Open &Folder of Traces…"), this, &MainWindow::chooseFolder);
+    QAction* addTraceAction =
+        file->addAction(tr("A&dd Trace…"), this, &MainWindow::chooseAddedTrace);
     QAction* kinfo =
         file->addAction(tr("Add &Kernel Information…"), this, &MainWindow::chooseKernelInfo);
     // TORCH_TRACE folders and tlparse output are folders, which the file dialog cannot pick.
@@ -176,16 +185,17 @@ void MainWindow::buildMenus() {
                 document() ? QFileInfo(document()->tracePath()).absolutePath() : QString());
             if (!dir.isEmpty()) attachKernelInfo(dir);
         });
+    QAction* compare = file->addAction(tr("Compare &With…"), this, &MainWindow::chooseComparison);
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraceInWindow);
     QAction* reloadAction =
-        file->addAction(tr("Re&load Trace"), QKeySequence::Refresh, this, &MainWindow::reload);
+        file->addAction(tr("Re&load"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
     QAction* exp = file->addAction(tr("&Export Annotated Trace…"), QKeySequence(tr("Ctrl+E")), this,
                                    &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    documentActions_ << kinfo << kinfoFolder << reloadAction << exp;
+    documentActions_ << addTraceAction << compare << kinfo << kinfoFolder << reloadAction << exp;
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto add = [&](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
@@ -205,6 +215,8 @@ void MainWindow::buildMenus() {
     add(view, tr("Drop &Marker"), QKeySequence(Qt::Key_M), &TimelineView::dropMarker);
     documentActions_ << view->addAction(tr("&Clear Markers"), QKeySequence(Qt::SHIFT | Qt::Key_M),
                                         state_, &ViewerState::clearMarkers);
+    view->addSeparator();
+    buildAlignMenu(view->addMenu(tr("&Align Traces")));
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
@@ -262,22 +274,11 @@ void MainWindow::cancelJobs() {
 }
 
 void MainWindow::openTrace(const QString& trace, const QString& kernelInfo) {
-    startLoad({trace, kernelInfo, nullptr});
-}
-
-void MainWindow::reload() {
-    if (const Document* doc = document())
-        openTrace(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
+    startLoad({{trace, kernelInfo, nullptr}}, LoadMode::Open);
 }
 
 MainWindow* MainWindow::openTraceInWindow(const QString& trace, const QString& kernelInfo) {
-    MainWindow* target = this;
-    if (document()) {
-        target = new MainWindow;
-        target->setAttribute(Qt::WA_DeleteOnClose);
-        target->resize(size());
-        target->show();
-    }
+    MainWindow* target = openTracesInWindow({});
     target->openTrace(trace, kernelInfo);
     return target;
 }
@@ -294,21 +295,58 @@ InstanceStepper* MainWindow::currentStepper() const {
 
 void MainWindow::attachKernelInfo(const QString& kernelInfo) {
     if (!document()) return;
-    startLoad({document()->tracePath(), kernelInfo, document()->trace});
+    startLoad({{document()->tracePath(), kernelInfo, document()->trace}}, LoadMode::Reprocess);
 }
 
-void MainWindow::startLoad(const LoadRequest& request) {
+void MainWindow::startLoad(std::vector<LoadRequest> requests, LoadMode mode) {
     if (loadJob_.isRunning()) {
         loadJob_.cancel();
         loadJob_.wait();
     }
-    pendingRequest_ = request;
-    pendingResult_ = std::make_shared<std::shared_ptr<Document>>();
+    pendingRequests_ = requests;
+    pendingMode_ = mode;
+    pendingResult_ = std::make_shared<std::vector<std::shared_ptr<Document>>>();
     auto result = pendingResult_;
-    showProgress(tr("Opening %1").arg(QFileInfo(request.tracePath).fileName()), -1);
-    timeline_->setPlaceholder(tr("Loading %1…").arg(QFileInfo(request.tracePath).fileName()));
-    loadJob_.start(
-        [request, result](BackgroundJob::Context& c) { *result = loadDocument(request, c); });
+    const QString what = requests.size() == 1 ? QFileInfo(requests[0].tracePath).fileName()
+                                              : tr("%1 traces").arg(requests.size());
+    showProgress(tr("Opening %1").arg(what), -1);
+    timeline_->setPlaceholder(tr("Loading %1…").arg(what));
+    loadJob_.start([requests = std::move(requests), result](BackgroundJob::Context& c) {
+        *result = loadDocuments(requests, c);
+    });
+}
+
+void MainWindow::compareWith(const QString& trace, const QString& kernelInfo) {
+    // Comparing already: the new run replaces the compared one, against the same base.
+    const auto base = state_->documents().empty() ? nullptr : state_->documents().front();
+    if (!base) {
+        openTrace(trace, kernelInfo);
+        return;
+    }
+    // The base run reprocessed from its loaded trace (not read again) beside the new run: two new
+    // documents, labelled as runs when loaded.
+    startLoad(
+        {{base->tracePath(), base->kernelInfoFound ? QString() : base->kernelInfoPath, base->trace},
+         {trace, kernelInfo, nullptr}},
+        LoadMode::Compare);
+}
+
+void MainWindow::showComparison(const std::vector<std::shared_ptr<Document>>& runs) {
+    const char* roles[] = {"base", "new"};
+    for (size_t i = 0; i < 2; ++i)
+        runs[i]->rank.label =
+            std::string(roles[i]) + ": " + QFileInfo(runs[i]->tracePath()).fileName().toStdString();
+    comparing_ = true;
+    state_->setDocuments({runs[0], runs[1]});
+    const std::optional<int64_t> step = firstCommonStep(state_->documents());
+    setAlignment(step ? Alignment::Step : Alignment::Clock, step.value_or(0));
+    tabs_->setCurrentWidget(diff_);
+    timeline_->setFocus();
+    statusBar()->showMessage(
+        step ? tr("The runs are lined up on ProfilerStep#%1").arg(*step)
+             : tr("The runs are lined up by their clocks: they have no profiler step in common"),
+        10000);
+    emit comparisonLoaded();
 }
 
 void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
@@ -320,16 +358,37 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
         emit loadCancelled();
         return;
     }
-    if (!error.isEmpty() || !result || !*result) {
-        const QString file =
-            pendingRequest_.trace ? pendingRequest_.kernelInfoPath : pendingRequest_.tracePath;
+    if (!error.isEmpty() || !result || result->empty()) {
+        const LoadRequest& first = pendingRequests_.front();
+        // The loader's message names the file that failed.
+        const QString file = pendingMode_ == LoadMode::Reprocess ? first.kernelInfoPath
+                             : pendingMode_ == LoadMode::Compare ? pendingRequests_.back().tracePath
+                             : pendingRequests_.size() == 1
+                                 ? first.tracePath
+                                 : tr("%1 traces").arg(pendingRequests_.size());
         showError(tr("Could not open %1").arg(QFileInfo(file).fileName()), error);
         emit loadFailed(error);
         return;
     }
-    // Another trace, not the same one with other kernel information.
-    if (!pendingRequest_.trace) clearMessages();
-    state_->setDocument(std::move(*result));
+    // Other traces, not the same one with other kernel information.
+    if (pendingMode_ != LoadMode::Reprocess) clearMessages();
+    if (pendingMode_ == LoadMode::Compare) {
+        showComparison(*result);
+        return;
+    }
+    comparing_ = false;
+    std::vector<std::shared_ptr<const Document>> docs;
+    const auto current = state_->current();
+    if (pendingMode_ != LoadMode::Open) docs = state_->documents();
+    if (pendingMode_ == LoadMode::Reprocess)
+        std::replace(docs.begin(), docs.end(), current,
+                     std::shared_ptr<const Document>(result->front()));
+    else
+        docs.insert(docs.end(), result->begin(), result->end());
+    orderByRank(docs);
+    state_->setDocuments(std::move(docs));
+    if (pendingMode_ == LoadMode::Reprocess) state_->setCurrent(result->front().get());
+    applyAlignment();
     timeline_->setFocus();
     const Document* doc = document();
     if (transientFolder_.isEmpty() || QFileInfo(doc->tracePath()).absolutePath() !=
@@ -347,19 +406,27 @@ void MainWindow::showDocument() {
     tabs_->setTabText(1, tr("Unresolved (%1)").arg(doc ? unresolved_->count() : 0));
     tabs_->setTabText(2, tr("Diagnostics (%1)").arg(doc ? diagnostics_->count() : 0));
     tabs_->setTabText(3, tr("Hotspots (%1)").arg(doc ? hotspots_->count() : 0));
+    tabs_->setTabVisible(tabs_->indexOf(diff_), comparing_ && diff_->isComparing());
     countsLabel_->setText(countsText());
     if (!doc) {
         fileLabel_->setText(tr("No trace open"));
         return;
     }
     const QString name = QFileInfo(doc->tracePath()).fileName();
-    setWindowTitle(tr("%1 — Stackline").arg(name));
+    const size_t traces = state_->documents().size();
+    setWindowTitle(traces == 1 ? tr("%1 — Stackline").arg(name)
+                               : tr("%1 traces — Stackline").arg(traces));
     QString kinfo = tr("no kernel information");
     if (!doc->kernelInfoPath.isEmpty()) {
         kinfo = tr("kernel info: %1").arg(QFileInfo(doc->kernelInfoPath).fileName());
         if (doc->kernelInfoFound) kinfo += tr(" (found beside the trace)");
     }
-    fileLabel_->setText(tr("trace: %1 · %2").arg(name, kinfo));
+    // With several traces: how many, and which one the panels show.
+    const QString trace = traces == 1 ? tr("trace: %1").arg(name)
+                          : doc->label() == name
+                              ? tr("%1 traces · %2").arg(traces).arg(name)
+                              : tr("%1 traces · %2 · %3").arg(traces).arg(doc->label(), name);
+    fileLabel_->setText(tr("%1 · %2").arg(trace, kinfo));
     fileLabel_->setToolTip(doc->tracePath() + QLatin1Char('\n') + doc->kernelInfoPath);
 }
 
@@ -479,12 +546,12 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_,
-                        source_,  selection_,  flame_,       code_};
-    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots",
-                           "source",  "selection",  "flame",       "code"};
+    QWidget* pages[] = {kernels_,   unresolved_, diagnostics_, hotspots_, source_,
+                        selection_, flame_,      code_,        diff_};
+    const char* names[] = {"kernels",   "unresolved", "diagnostics", "hotspots", "source",
+                           "selection", "flame",      "code",        "diff"};
     for (size_t i = 0; i < std::size(pages); ++i)
-        if (n == QLatin1String(names[i])) {
+        if (n == QLatin1String(names[i]) && tabs_->isTabVisible(tabs_->indexOf(pages[i]))) {
             tabs_->setCurrentWidget(pages[i]);
             return true;
         }
@@ -496,6 +563,14 @@ void MainWindow::chooseTrace() {
         this, tr("Open Trace"), openDialogFolder(),
         tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
     if (!path.isEmpty()) openTraceInWindow(path);
+}
+
+void MainWindow::chooseComparison() {
+    if (!document()) return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With: the New Run's Trace"), openDialogFolder(),
+        tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
 }
 
 void MainWindow::chooseKernelInfo() {
@@ -524,14 +599,21 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-    QString trace, kinfo;
+    QStringList traces;
+    QString kinfo;
     for (const QUrl& url : e->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
-        (looksLikeKernelInfo(path.toStdString()) ? kinfo : trace) = path;
+        if (looksLikeKernelInfo(path.toStdString()))
+            kinfo = path;
+        else
+            traces << path;
     }
-    if (!trace.isEmpty())
-        openTrace(trace, kinfo);
+    // Several traces dropped together are the ranks of a job, shown together.
+    if (traces.size() > 1)
+        openTraces(traces);
+    else if (!traces.isEmpty())
+        openTrace(traces.front(), kinfo);
     else if (!kinfo.isEmpty() && document())
         attachKernelInfo(kinfo);
     else

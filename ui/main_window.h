@@ -11,10 +11,12 @@
 #include <memory>
 
 #include "background_job.h"
+#include "job_steps.h"
 #include "load_job.h"
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class DiffPanel;
 class ElidedLabel;
 class InstanceStepper;
 class HotspotsPanel;
@@ -44,17 +46,33 @@ public:
 
     // Loads a trace in the background; kernelInfo empty: use the one beside the trace, if any.
     void openTrace(const QString& trace, const QString& kernelInfo = {});
-    // Opens a trace as File → Open does: here when this window shows none, else in a new window
-    // (one window per trace, as on the command line). The window that loads it.
+    // Loads several traces (the ranks of a job) into this window, in place of what it shows: one
+    // group of tracks per trace on one time axis, ordered by rank.
+    void openTraces(const QStringList& traces);
+    // Loads a trace and adds it to the traces this window shows (File → Add Trace).
+    void addTrace(const QString& trace);
+    // Opens traces as File → Open does: here when this window shows none, else in a new window.
+    // The window that loads them.
     MainWindow* openTraceInWindow(const QString& trace, const QString& kernelInfo = {});
+    MainWindow* openTracesInWindow(const QStringList& traces);
+    // The traces of a folder (its *.json and *.json.gz files that are not kernel information),
+    // by name; loading orders them by rank.
+    static QStringList tracesInFolder(const QString& folder);
     // Traces opened from this folder are not remembered (the bundled example's temporary copy).
     void setTransientFolder(const QString& folder) { transientFolder_ = folder; }
     // Where File → Open starts: the folder of the last trace opened, while it exists.
     QString openDialogFolder() const;
+    // Opens another run of the same program beside the open one, to compare: the open trace is the
+    // base run, this one the new run, one above the other on their first common profiler step;
+    // shows the Diff tab. kernelInfo empty: the one beside the trace, if any.
+    void compareWith(const QString& trace, const QString& kernelInfo = {});
     // Reprocesses the open trace with this kernel information.
     void attachKernelInfo(const QString& kernelInfo);
-    // Opens the current trace again, with the kernel information it was given.
+    // Opens the traces again, with the kernel information they were given.
     void reload();
+    // How the traces' clocks are lined up (View → Align Traces); step: for Alignment::Step.
+    void setAlignment(stackline::Alignment alignment, int64_t step = 0);
+    stackline::Alignment alignment() const { return alignment_; }
     void exportTo(const QString& path);
     // Stops a running load or export (the Cancel button).
     void cancelJobs();
@@ -73,6 +91,7 @@ public:
     UnresolvedPanel* unresolved() const { return unresolved_; }
     DiagnosticsPanel* diagnostics() const { return diagnostics_; }
     HotspotsPanel* hotspots() const { return hotspots_; }
+    DiffPanel* diff() const { return diff_; }
     SourceView* source() const { return source_; }
     KernelCodePanel* kernelCode() const { return code_; }
     ReloadBanner* reloadBanner() const { return banner_; }
@@ -81,9 +100,10 @@ public:
     // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
     QAction* showAllFlowsAction() const { return showAllFlows_; }
     // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame or
-    // code (Kernel code); false if none.
+    // code (Kernel code), or diff (shown when comparing two runs); false if none.
     bool showTab(const QString& name);
-    // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
+    // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts, of the current
+    // trace).
     QString countsText() const;
     // The status bar's labels: the trace and kernel information's names, the counts.
     ElidedLabel* fileLabel() const { return fileLabel_; }
@@ -94,6 +114,8 @@ public:
 
 signals:
     void documentLoaded();
+    // Compare With… opened the new run: the window shows both.
+    void comparisonLoaded();
     void loadFailed(const QString& message);
     void loadCancelled();
     void exportFinished(bool ok, const QString& message);
@@ -105,8 +127,16 @@ protected:
 
 private:
     void buildMenus();
+    void buildAlignMenu(QMenu* align);
     void buildLayout();
-    void startLoad(const LoadRequest& request);
+    // Open: the requests replace the documents; Add: they join them; Reprocess: the one request
+    // (the current trace with other kernel information) replaces the current document; Compare:
+    // the two requests (the base run reprocessed, the new run) replace the documents as runs.
+    enum class LoadMode { Open, Add, Reprocess, Compare };
+    void startLoad(std::vector<LoadRequest> requests, LoadMode mode);
+    // Offsets for the current alignment; the first document's is 0 (its times are the axis').
+    void applyAlignment();
+    void chooseAlignmentStep();
     void onLoadFinished(bool cancelled, const QString& error);
     void onExportFinished(bool cancelled, const QString& error);
     void showDocument();
@@ -118,7 +148,12 @@ private:
     void warnIfKernelInfoMatchesNothing();
     void showProgress(const QString& stage, int permille);
     void chooseTrace();
+    void chooseFolder();
+    void chooseAddedTrace();
     void chooseKernelInfo();
+    void chooseComparison();
+    // Shows the base and the new run, labelled as such, lined up on their first common step.
+    void showComparison(const std::vector<std::shared_ptr<Document>>& runs);
     void chooseExport();
 
     ViewerState* state_;
@@ -129,6 +164,7 @@ private:
     UnresolvedPanel* unresolved_;
     DiagnosticsPanel* diagnostics_;
     HotspotsPanel* hotspots_;
+    DiffPanel* diff_;
     SourceView* source_;
     FlamePanel* flame_;
     KernelCodePanel* code_;
@@ -148,8 +184,13 @@ private:
 
     BackgroundJob loadJob_;
     BackgroundJob exportJob_;
-    LoadRequest pendingRequest_;
-    std::shared_ptr<std::shared_ptr<Document>> pendingResult_;
+    std::vector<LoadRequest> pendingRequests_;
+    LoadMode pendingMode_ = LoadMode::Open;
+    std::shared_ptr<std::vector<std::shared_ptr<Document>>> pendingResult_;
+    stackline::Alignment alignment_ = stackline::Alignment::Clock;
+    int64_t alignStep_ = 0;
+    QList<QAction*> alignActions_;  // By Clock, Align Step, Align First Collective
+    bool comparing_ = false;        // the documents shown are two runs compared (not two ranks)
     QString pendingExport_;
     QString lastError_;
     QString transientFolder_;

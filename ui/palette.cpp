@@ -1,5 +1,7 @@
 #include "palette.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <iterator>
 
 QColor sliceColor(SliceStyle style) {
@@ -85,6 +87,8 @@ namespace {
 constexpr QRgb kUiColors[] = {
     qRgb(0xee, 0xf0, 0xf3),   // Gutter
     qRgb(0xdd, 0xe2, 0xe9),   // ProcessHeader
+    qRgb(0xc3, 0xcc, 0xd8),   // TraceHeader
+    qRgb(0xa9, 0xc8, 0xf0),   // TraceHeaderCurrent
     qRgb(0xff, 0xff, 0xff),   // RowEven
     qRgb(0xf6, 0xf7, 0xf9),   // RowOdd
     qRgb(0x20, 0x24, 0x2a),   // Text
@@ -114,11 +118,23 @@ constexpr QRgb kUiColors[] = {
     qRgb(0x17, 0x50, 0xeb),   // PyNumber
     qRgb(0x06, 0x7d, 0x17),   // PyString
     qRgb(0x8c, 0x8c, 0x8c),   // PyComment
+    qRgb(0xd6, 0x2a, 0x2a),   // Slower
+    qRgb(0x1f, 0x9d, 0x3a),   // Faster
 };
-static_assert(std::size(kUiColors) == size_t(UiColor::PyComment) + 1);
+static_assert(std::size(kUiColors) == size_t(UiColor::Faster) + 1);
 
 }  // namespace
 
 QColor uiColor(UiColor role) {
     return QColor::fromRgba(kUiColors[size_t(role)]);
+}
+
+QColor deltaColor(int64_t deltaNs, int64_t largestNs) {
+    if (deltaNs == 0 || largestNs <= 0) return {};
+    QColor c = uiColor(deltaNs > 0 ? UiColor::Slower : UiColor::Faster);
+    // A faint tint even for the smallest change, so that its direction still shows; text stays
+    // readable over the strongest.
+    const double share = std::min(1.0, double(std::abs(deltaNs)) / double(largestNs));
+    c.setAlphaF(float(0.10 + 0.45 * share));
+    return c;
 }

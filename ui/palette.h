@@ -32,9 +32,11 @@ const char* styleName(SliceStyle style);
 
 // Colours of what is not a slice.
 enum class UiColor : uint8_t {
-    Gutter,         // the timeline's label column
-    ProcessHeader,  // a process's header row (and the gap between its tracks)
-    RowEven,        // track backgrounds, alternating
+    Gutter,              // the timeline's label column
+    ProcessHeader,       // a process's header row (and the gap between its tracks)
+    TraceHeader,         // with several traces, the header above each trace's tracks
+    TraceHeaderCurrent,  // ... above the current trace's, the one the panels show
+    RowEven,             // track backgrounds, alternating
     RowOdd,
     Text,
     Line,  // separators and ruler ticks
@@ -63,5 +65,10 @@ enum class UiColor : uint8_t {
     PyNumber,
     PyString,
     PyComment,
+    Slower,  // a compared run's line or kernel that got slower (the Diff tab)
+    Faster,  // ... or faster
 };
 QColor uiColor(UiColor role);
+// The background of a compared row: Slower or Faster by the delta's sign, stronger the larger the
+// delta is against the largest one shown; invalid when delta is 0.
+QColor deltaColor(int64_t deltaNs, int64_t largestNs);

@@ -1,14 +1,17 @@
 // stackline: the desktop viewer.
-//   stackline [TRACE...] [--kernel-info KINFO] [--select NAME_OR_UID] [--tab TAB]
-//             [--hotspot N] [--range START_US:END_US] [--marker US]... [--show-flows]
+//   stackline [TRACE...] [--kernel-info KINFO] [--compare NEW_TRACE] [--select NAME_OR_UID]
+//             [--tab TAB] [--hotspot N] [--range START_US:END_US] [--marker US]... [--show-flows]
 //             [--screenshot PNG [--window-size WxH]]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
 // with its recorded source folder /home/alice/proj mapped there) with its TORCH_TRACE log as
-// kernel information unless --kernel-info names other: the log holds the generated code too. With
-// several traces it opens the first and starts one more stackline per other trace (a file manager's
-// "Open" on a selection: Exec=stackline %F). With --screenshot it loads the trace, selects and
-// centres the event, renders the whole window (1600x1000 unless --window-size) to PNG and exits (0
-// on success, 2 when the trace cannot be loaded or the event is not found).
+// kernel information unless --kernel-info names other: the log holds the generated code too.
+// Several traces, or a folder (its traces), open together in one window, one group per trace
+// ordered by rank on one time axis (the ranks of a job); with --separate-windows, the first here
+// and one more stackline per other trace. The options apply to the first trace by rank, the one
+// the panels show. --compare opens NEW_TRACE beside the one TRACE as File → Compare With… does
+// (TRACE the base run) before the other options apply. With --screenshot it loads the trace,
+// selects and centres the event, renders the whole window (1600x1000 unless --window-size) to PNG
+// and exits (0 on success, 2 when the trace cannot be loaded or the event is not found).
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,6 +25,7 @@
 #include <memory>
 
 #include "diagnostic.h"
+#include "diff_panel.h"
 #include "hotspots_panel.h"
 #include "main_window.h"
 #include "path_map.h"
@@ -67,20 +71,26 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     cli.addPositionalArgument(
         QStringLiteral("TRACE"),
-        QStringLiteral("Kineto traces (.json or .json.gz) to open, one window each."),
+        QStringLiteral("Kineto traces (.json or .json.gz), or folders of them, to open together in "
+                       "one window."),
         QStringLiteral("[TRACE...]"));
     const QCommandLineOption kernelInfo(
         QStringLiteral("kernel-info"),
         QStringLiteral("Kernel information (JSON); default: the one beside the trace."),
         QStringLiteral("KINFO"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare TRACE (the base run) with this trace (the new run), as File → "
+                       "Compare With… does; its kernel information is the one beside it."),
+        QStringLiteral("NEW_TRACE"));
     const QCommandLineOption select(QStringLiteral("select"),
                                     QStringLiteral("Select the first slice named NAME, or uid."),
                                     QStringLiteral("NAME_OR_UID"));
     const QCommandLineOption tab(
         QStringLiteral("tab"),
         QStringLiteral(
-            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame "
-            "or code (Kernel code)."),
+            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame, "
+            "code (Kernel code) or diff (with --compare)."),
         QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),
@@ -96,6 +106,9 @@ int main(int argc, char** argv) {
         QStringLiteral("marker"),
         QStringLiteral("Drop a marker at this time (microseconds from the origin); repeatable."),
         QStringLiteral("US"));
+    const QCommandLineOption separate(
+        QStringLiteral("separate-windows"),
+        QStringLiteral("Open each TRACE in a window of its own (no other option then)."));
     const QCommandLineOption showFlows(QStringLiteral("show-flows"),
                                        QStringLiteral("Turn on View → Show All Flows in View."));
     const QCommandLineOption screenshot(
@@ -105,23 +118,37 @@ int main(int argc, char** argv) {
         QStringLiteral("window-size"),
         QStringLiteral("The window's size for --screenshot (default 1600x1000)."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    cli.addOptions(
-        {kernelInfo, select, tab, hotspot, range, marker, showFlows, screenshot, windowSize});
+    cli.addOptions({kernelInfo, compare, select, tab, hotspot, range, marker, showFlows, screenshot,
+                    windowSize, separate});
     cli.process(app);
 
-    const QStringList args = cli.positionalArguments();
+    QStringList args;
+    for (const QString& arg : cli.positionalArguments()) {
+        if (QFileInfo(arg).isDir())
+            args << MainWindow::tracesInFolder(arg);
+        else
+            args << QFileInfo(arg).absoluteFilePath();
+    }
+    if (args.isEmpty() && !cli.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "stackline: no .json or .json.gz trace in %s\n",
+                     qPrintable(cli.positionalArguments().join(QLatin1Char(' '))));
+        return 2;
+    }
     const QString png = cli.value(screenshot);
-    if (args.size() > 1) {
-        for (const QCommandLineOption* o : {&kernelInfo, &select, &tab, &hotspot, &range, &marker,
-                                            &showFlows, &screenshot, &windowSize})
+    if (cli.isSet(compare) && args.size() != 1) {
+        std::fprintf(stderr, "stackline: --compare compares one TRACE with NEW_TRACE\n");
+        return 2;
+    }
+    if (cli.isSet(separate) && args.size() > 1) {
+        for (const QCommandLineOption* o : {&kernelInfo, &compare, &select, &tab, &hotspot, &range,
+                                            &marker, &showFlows, &screenshot, &windowSize})
             if (cli.isSet(*o)) {
-                std::fprintf(stderr, "stackline: --%s works with one TRACE only\n",
+                std::fprintf(stderr, "stackline: --%s does not work with --separate-windows\n",
                              qPrintable(o->names().constFirst()));
                 return 2;
             }
         for (qsizetype i = 1; i < args.size(); ++i)
-            if (!QProcess::startDetached(QCoreApplication::applicationFilePath(),
-                                         {QFileInfo(args[i]).absoluteFilePath()}))
+            if (!QProcess::startDetached(QCoreApplication::applicationFilePath(), {args[i]}))
                 std::fprintf(stderr, "stackline: cannot start a window for %s\n",
                              qPrintable(args[i]));
     }
@@ -168,7 +195,9 @@ int main(int argc, char** argv) {
     MainWindow window;
     if (exampleDir) window.setTransientFolder(exampleDir->path());
     if (!png.isEmpty()) window.resize(width, height);
-    QObject::connect(&window, &MainWindow::documentLoaded, &window, [&] {
+    const QString newTrace = cli.value(compare);
+    // Once the trace is shown (and the new run beside it with --compare).
+    auto shown = [&] {
         uint32_t row = stackline::kNoRow;
         if (cli.isSet(select)) {
             row = window.search()->findEvent(cli.value(select));
@@ -193,8 +222,12 @@ int main(int argc, char** argv) {
         if (cli.isSet(tab) && !window.showTab(cli.value(tab)))
             std::fprintf(stderr, "stackline: no tab named \"%s\"\n", qPrintable(cli.value(tab)));
         if (png.isEmpty()) return;
-        // Let the layout settle before grabbing.
-        QTimer::singleShot(200, &window, [&window, png] {
+        // Let the layout settle, and the diff be computed, before grabbing.
+        auto* settle = new QTimer(&window);
+        settle->setInterval(200);
+        QObject::connect(settle, &QTimer::timeout, &window, [&window, settle, png] {
+            if (window.diff()->isComputing()) return;
+            settle->stop();
             const bool ok = window.grab().save(png);
             if (!ok) std::fprintf(stderr, "stackline: cannot write %s\n", qPrintable(png));
             // What a script checks: no selection may change these sizes.
@@ -204,7 +237,15 @@ int main(int argc, char** argv) {
                             w.height(), t.width(), t.height());
             QCoreApplication::exit(ok ? 0 : 1);
         });
+        settle->start();
+    };
+    QObject::connect(&window, &MainWindow::documentLoaded, &window, [&] {
+        if (newTrace.isEmpty())
+            shown();
+        else
+            window.compareWith(QFileInfo(newTrace).absoluteFilePath());
     });
+    QObject::connect(&window, &MainWindow::comparisonLoaded, &window, shown);
     QObject::connect(&window, &MainWindow::loadFailed, &window, [&](const QString& message) {
         std::fprintf(stderr, "stackline: %s\n", qPrintable(message));
         if (!png.isEmpty()) QCoreApplication::exit(2);
@@ -213,6 +254,12 @@ int main(int argc, char** argv) {
     QString kinfo = cli.value(kernelInfo);
     if (exampleDir && kinfo.isEmpty() && !trace.isEmpty())
         kinfo = QDir(exampleDir->path()).filePath(QStringLiteral("example.torch_trace.log"));
-    if (!trace.isEmpty()) window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
+    if (args.size() > 1 && !cli.isSet(separate)) {
+        if (!kinfo.isEmpty())
+            std::fprintf(stderr, "stackline: --kernel-info is ignored with several traces\n");
+        window.openTraces(args);
+    } else if (!trace.isEmpty()) {
+        window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
+    }
     return app.exec();
 }

@@ -15,11 +15,17 @@ using namespace stackline::test;
 namespace {
 
 const QString kParam = QStringLiteral(STACKLINE_TEST_DATA "/param/");
+const QString kJob = QStringLiteral(STACKLINE_TEST_DATA "/job/");
+
+// What tools/make_job.py's model says the generated job must show.
+nlohmann::json jobExpected() {
+    return nlohmann::json::parse(readFile((kJob + "expected.json").toStdString()));
+}
 
 std::vector<Trace> loadFolder(const QString& dir) {
     std::vector<Trace> traces;
     for (const QString& name :
-         QDir(dir).entryList({"*.json.gz", "*.json"}, QDir::Files, QDir::Name))
+         QDir(dir).entryList({"*.json.gz", "rank*.json"}, QDir::Files, QDir::Name))
         traces.push_back(loadTrace((dir + name).toStdString()));
     return traces;
 }
@@ -38,6 +44,7 @@ struct Expected {
 
 }  // namespace
 
+// Inline traces are written as one-line raw strings: moc does not read raw strings over lines.
 class TstJobSteps : public QObject {
     Q_OBJECT
 
@@ -51,15 +58,15 @@ private slots:
         QTest::addColumn<QString>("label");
         const QString events = R"("traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2}])";
         QTest::newRow("before traceEvents")
-            << R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 3,
-                "world_size": 8, "pg_config": [{"ranks": [0, 1]}]},
-                "baseTimeNanoseconds": 1727743122000000000, )" +
+            << R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 3,)"
+               R"( "world_size": 8, "pg_config": [{"ranks": [0, 1]}]},)"
+               R"( "baseTimeNanoseconds": 1727743122000000000,)" +
                    events + "}"
             << 3ll << 8ll << true << 1727743122000000000ll << "rank 3";
         QTest::newRow("after traceEvents")
             << "{" + events +
-                   R"(, "distributedInfo": {"world_size": 2, "rank": 1},
-                "baseTimeNanoseconds": 5, "traceName": "x"})"
+                   R"(, "distributedInfo": {"world_size": 2, "rank": 1},)"
+                   R"( "baseTimeNanoseconds": 5, "traceName": "x"})"
             << 1ll << 2ll << true << 5ll << "rank 1";
         QTest::newRow("neither") << "{" + events + R"(, "traceName": "x"})" << -1ll << 0ll << false
                                  << 0ll << "inline.json";
@@ -67,8 +74,8 @@ private slots:
             << R"({"traceEvents": [], "distributedInfo": {"rank": 0}})" << 0ll << 0ll << false
             << 0ll << "rank 0";
         QTest::newRow("events holding the keys")
-            << R"({"traceEvents": [{"ph": "i", "name": "n", "ts": 0, "args":
-                {"distributedInfo": {"rank": 9}, "baseTimeNanoseconds": 7}}]})"
+            << R"({"traceEvents": [{"ph": "i", "name": "n", "ts": 0, "args":)"
+               R"( {"distributedInfo": {"rank": 9}, "baseTimeNanoseconds": 7}}]})"
             << -1ll << 0ll << false << 0ll << "inline.json";
     }
     void rankInfoReadsTopLevelMembersInAnyOrder() {
@@ -143,6 +150,70 @@ private slots:
             QCOMPARE(s.collectives, 8u);
             QCOMPARE(traces[r].events.nameOf(s.row), std::string_view("ProfilerStep#10"));
         }
+    }
+
+    // Four ranks, three steps, a different straggler in each, every host with its own clock; the
+    // kernels run after the CPU has left the step that launched them.
+    void generatedJobEveryStep() {
+        const std::vector<Trace> traces = loadFolder(kJob);
+        QCOMPARE(traces.size(), std::size_t(4));
+        const JobSteps job = computeJobSteps(pointers(traces));
+        const nlohmann::json expected = jobExpected();
+        QCOMPARE(job.steps.size(), expected["steps"].size());
+        for (size_t i = 0; i < job.steps.size(); ++i) {
+            const JobStep& step = job.steps[i];
+            const nlohmann::json& e = expected["steps"][i];
+            QCOMPARE(step.step, e["step"].get<int64_t>());
+            QCOMPARE(step.straggler, e["straggler"].get<int>());
+            QCOMPARE(step.ranks.size(), std::size_t(4));
+            for (size_t r = 0; r < step.ranks.size(); ++r) {
+                const RankStep& got = step.ranks[r];
+                const nlohmann::json& want = e["ranks"][r];
+                QVERIFY(got.present);
+                QCOMPARE(got.durationNs(), want["duration_ns"].get<int64_t>());
+                QCOMPARE(got.computeNs, want["compute_ns"].get<int64_t>());
+                QCOMPARE(got.collectiveNs, want["collective_ns"].get<int64_t>());
+                QCOMPARE(got.firstCollectiveStartNs,
+                         want["first_collective_start_ns"].get<int64_t>());
+                QCOMPARE(got.collectives, want["collectives"].get<uint32_t>());
+            }
+        }
+    }
+
+    void alignmentOffsetsOfTheGeneratedJob() {
+        const std::vector<Trace> traces = loadFolder(kJob);
+        const nlohmann::json e = jobExpected()["offsets"];
+        const auto offsets = [](const nlohmann::json& j) { return j.get<std::vector<int64_t>>(); };
+        QCOMPARE(alignmentOffsets(pointers(traces), Alignment::Clock), offsets(e["clock"]));
+        QCOMPARE(alignmentOffsets(pointers(traces), Alignment::Step, e["step"].get<int64_t>()),
+                 offsets(e["step_offsets"]));
+        QCOMPARE(alignmentOffsets(pointers(traces), Alignment::FirstCollective),
+                 offsets(e["first_collective"]));
+        // A step no trace has leaves every trace on its clock.
+        QCOMPARE(alignmentOffsets(pointers(traces), Alignment::Step, 99), offsets(e["clock"]));
+    }
+
+    // Without baseTimeNanoseconds a trace's clock is its ts; a trace without the anchor keeps it.
+    void alignmentOffsetsWithoutBaseTime() {
+        const Trace a = traceFrom(
+            R"({"traceEvents": [)"
+            R"( {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "ts": 10, "dur": 5},)"
+            R"( {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce", "ts": 12, "dur": 1}]})");
+        const Trace b = traceFrom(
+            R"({"traceEvents": [)"
+            R"( {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "ts": 40, "dur": 5},)"
+            R"( {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_Generic", "ts": 47, "dur": 1}]})");
+        const Trace none = traceFrom(R"({"traceEvents": [{"ph": "X", "name": "x", "ts": 1,)"
+                                     R"( "dur": 1}], "baseTimeNanoseconds": 1000000})");
+        const std::vector<const Trace*> all{&a, &b, &none};
+        QCOMPARE(alignmentOffsets(all, Alignment::Clock), (std::vector<int64_t>{0, 0, 1000000}));
+        QCOMPARE(alignmentOffsets(all, Alignment::Step, 3),
+                 (std::vector<int64_t>{0, -30000, 1000000}));
+        QCOMPARE(alignmentOffsets(all, Alignment::FirstCollective),
+                 (std::vector<int64_t>{0, -35000, 1000000}));
+        const std::vector<const Trace*> noneFirst{&none, &b};
+        QCOMPARE(alignmentOffsets(noneFirst, Alignment::Step, 3),
+                 (std::vector<int64_t>{1000000, 0}));
     }
 };
 
