@@ -36,6 +36,7 @@
 #include "selection_panel.h"
 #include "shortcuts_dialog.h"
 #include "source_view.h"
+#include "steps_panel.h"
 #include "timeline_view.h"
 #include "trace_file_watcher.h"
 #include "unresolved_panel.h"
@@ -97,6 +98,7 @@ void MainWindow::buildLayout() {
     selection_ = new SelectionPanel(state_);
     flame_ = new FlamePanel(state_);
     code_ = new KernelCodePanel(state_);
+    steps_ = new StepsPanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -111,6 +113,17 @@ void MainWindow::buildLayout() {
     tabs_->addTab(selection_, tr("Selection"));
     tabs_->addTab(flame_, tr("Flame"));
     tabs_->addTab(code_, tr("Kernel code"));
+    tabs_->addTab(steps_, tr("Steps"));
+    // Greyed when there is no step to list (a single trace without ProfilerStep spans); not
+    // while computing, which would move a user (or --tab steps) off it.
+    auto updateSteps = [this] {
+        const int i = tabs_->indexOf(steps_);
+        tabs_->setTabEnabled(i, steps_->hasSteps() || steps_->isComputing());
+        tabs_->setTabText(i, steps_->hasSteps() ? tr("Steps (%1)").arg(steps_->model()->rowCount())
+                                                : tr("Steps"));
+    };
+    connect(steps_, &StepsPanel::stepsChanged, this, updateSteps);
+    updateSteps();
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -479,10 +492,10 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_, unresolved_, diagnostics_, hotspots_,
-                        source_,  selection_,  flame_,       code_};
-    const char* names[] = {"kernels", "unresolved", "diagnostics", "hotspots",
-                           "source",  "selection",  "flame",       "code"};
+    QWidget* pages[] = {kernels_,   unresolved_, diagnostics_, hotspots_, source_,
+                        selection_, flame_,      code_,        steps_};
+    const char* names[] = {"kernels",   "unresolved", "diagnostics", "hotspots", "source",
+                           "selection", "flame",      "code",        "steps"};
     for (size_t i = 0; i < std::size(pages); ++i)
         if (n == QLatin1String(names[i])) {
             tabs_->setCurrentWidget(pages[i]);

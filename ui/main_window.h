@@ -23,6 +23,7 @@ class FlamePanel;
 class KernelCodePanel;
 class KernelsPanel;
 class SelectionPanel;
+class StepsPanel;
 class QAction;
 class QMenu;
 class QProgressBar;
@@ -75,13 +76,14 @@ public:
     HotspotsPanel* hotspots() const { return hotspots_; }
     SourceView* source() const { return source_; }
     KernelCodePanel* kernelCode() const { return code_; }
+    StepsPanel* steps() const { return steps_; }
     ReloadBanner* reloadBanner() const { return banner_; }
     TraceFileWatcher* fileWatcher() const { return watcher_; }
     QTabWidget* tabs() const { return tabs_; }
     // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
     QAction* showAllFlowsAction() const { return showAllFlows_; }
-    // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame or
-    // code (Kernel code); false if none.
+    // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame,
+    // code (Kernel code) or steps; false if none.
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
     QString countsText() const;
@@ -132,6 +134,7 @@ private:
     SourceView* source_;
     FlamePanel* flame_;
     KernelCodePanel* code_;
+    StepsPanel* steps_;
     QTabWidget* tabs_;
     QAction* showAllFlows_ = nullptr;
     SearchController* search_;

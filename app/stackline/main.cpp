@@ -79,8 +79,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption tab(
         QStringLiteral("tab"),
         QStringLiteral(
-            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame "
-            "or code (Kernel code)."),
+            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame, "
+            "code (Kernel code) or steps."),
         QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),
