@@ -4,15 +4,20 @@
 // Steps tab.
 #include <QHeaderView>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 #include <limits>
 
 #include "format.h"
+#include "hotspots_panel.h"
+#include "instance_stepper.h"
+#include "kernels_panel.h"
 #include "load_job.h"
 #include "main_window.h"
 #include "steps_panel.h"
+#include "table_panel.h"
 #include "viewer_state.h"
 #include "viewer_test_support.h"
 #include "zoom_control.h"
@@ -49,6 +54,17 @@ void showJob(ViewerState& state, std::vector<std::shared_ptr<const Document>> do
     state.setDocuments(std::move(docs));
     state.setOffsets(offsets);
     state.zoom()->setTraceRange(start, end);
+}
+
+std::shared_ptr<const Document> load(const QString& path) {
+    BackgroundJob::Context context;
+    std::shared_ptr<Document> doc = loadDocument({path, {}, nullptr}, context);
+    doc->rank = rankInfoOf(*doc->trace);
+    return doc;
+}
+
+double sortValue(const QAbstractItemModel& m, int row, int column) {
+    return m.data(m.index(row, column), TableModel::kSortRole).toDouble();
 }
 
 bool waitForSteps(const StepsPanel& panel) {
@@ -156,6 +172,93 @@ private slots:
         QVERIFY(profilerSteps(*window.document()->trace).empty());
         QVERIFY(!tabs->isTabEnabled(tab));
         QCOMPARE(tabs->tabText(tab), QStringLiteral("Steps"));
+    }
+
+    // A kernel name per row over all ranks: a time column per rank, Count and Total their sums.
+    void kernelsHaveAColumnPerRank() {
+        ViewerState state;
+        KernelsPanel panel(&state);
+        showJob(state, docs_);
+        const KernelsModel& m = *panel.model();
+        QCOMPARE(m.columnCount(), KernelsModel::FirstRank + 8);
+        QCOMPARE(m.headerData(KernelsModel::FirstRank + 7, Qt::Horizontal, Qt::DisplayRole),
+                 QVariant(QStringLiteral("rank 7")));
+        QVERIFY(m.rowCount() > 0);
+        for (int row = 0; row < m.rowCount(); ++row) {
+            double sum = 0;
+            for (int r = 0; r < 8; ++r) sum += sortValue(m, row, KernelsModel::FirstRank + r);
+            QCOMPARE(sortValue(m, row, KernelsModel::Total), sum);
+        }
+        // Each rank's column against its own events; the stepper's instances are rank 0's.
+        const QByteArray top = m.entry(0).name.toUtf8();
+        for (size_t r = 0; r < docs_.size(); ++r) {
+            const Document& d = *docs_[r];
+            const EventTable& ev = d.events();
+            int64_t ns = 0;
+            size_t count = 0;
+            for (uint32_t row = 0; row < ev.size(); ++row)
+                if (ev.phase[row] == 'X' && d.isKernel(row) &&
+                    ev.nameOf(row) == std::string_view(top.constData(), size_t(top.size()))) {
+                    ns += ev.durNs[row];
+                    ++count;
+                }
+            QCOMPARE(qint64(sortValue(m, 0, KernelsModel::FirstRank + int(r))), qint64(ns));
+            if (r == 0) QCOMPARE(m.entry(0).instances.size(), count);
+        }
+        // Sorting by a rank's column orders by that rank's time.
+        QSortFilterProxyModel* proxy = panel.proxy();
+        panel.view()->sortByColumn(KernelsModel::FirstRank + 3, Qt::DescendingOrder);
+        for (int row = 1; row < proxy->rowCount(); ++row)
+            QVERIFY(proxy->index(row - 1, KernelsModel::FirstRank + 3)
+                        .data(TableModel::kSortRole)
+                        .toLongLong() >= proxy->index(row, KernelsModel::FirstRank + 3)
+                                             .data(TableModel::kSortRole)
+                                             .toLongLong());
+    }
+
+    // Lines matched across traces by file, line and function: a self-time column per trace, Self
+    // their sum; a chosen line's kernels highlighted on each trace.
+    void hotspotsHaveAColumnPerRank() {
+        const auto example = load(QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.pt.trace.json"));
+        const auto step = load(QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.json"));
+        const auto again = load(QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.pt.trace.json"));
+        QVERIFY(!example->hotspots.lines.empty() && !step->hotspots.lines.empty());
+        ViewerState state;
+        HotspotsPanel panel(&state);
+        panel.resize(1400, 400);
+        panel.show();
+        state.setDocuments({example, step, again});
+        QVERIFY(QTest::qWaitFor([&] { return !panel.isComputing(); }, 30000));
+        const HotspotsModel& m = *panel.model();
+        QCOMPARE(m.columnCount(), HotspotsModel::FirstRank + 3);
+        QCOMPARE(m.rowCount(), int(example->hotspots.lines.size() + step->hotspots.lines.size()));
+        QCOMPARE(m.headerData(HotspotsModel::Self, Qt::Horizontal, Qt::DisplayRole),
+                 QVariant(QStringLiteral("Self (sum)")));
+        for (int row = 0; row < m.rowCount(); ++row) {
+            double sum = 0;
+            for (int r = 0; r < 3; ++r) sum += sortValue(m, row, HotspotsModel::FirstRank + r);
+            QVERIFY(qAbs(sortValue(m, row, HotspotsModel::Self) - sum) < 1e-6);
+        }
+        // model.py:51, the example's top line, twice.
+        const SourceLine& top = example->hotspots.lines.front();
+        const QSortFilterProxyModel* proxy = panel.table()->proxy();
+        const int first = proxy->mapToSource(proxy->index(0, 0)).row();
+        QCOMPARE(m.line(first).line, top.line);
+        QCOMPARE(m.line(first).file, top.file);
+        QCOMPARE(sortValue(m, first, HotspotsModel::FirstRank), top.selfUs);
+        QCOMPARE(sortValue(m, first, HotspotsModel::FirstRank + 1), 0.0);
+        QCOMPARE(sortValue(m, first, HotspotsModel::FirstRank + 2), top.selfUs);
+        QCOMPARE(m.line(first).launches, 2 * top.launches);
+        panel.selectVisualRow(0);
+        QCOMPARE(state.highlighted(example.get()), top.rows);
+        QVERIFY(state.highlighted(step.get()).empty());
+        QCOMPARE(state.highlighted(again.get()), top.rows);
+        QCOMPARE(panel.stepper()->instances().size(), top.rows.size());
+        // Sorted by the second trace's column, its top line comes first.
+        panel.table()->view()->sortByColumn(HotspotsModel::FirstRank + 1, Qt::DescendingOrder);
+        const SourceLine& shown = m.line(proxy->mapToSource(proxy->index(0, 0)).row());
+        QCOMPARE(shown.file, step->hotspots.lines.front().file);
+        QCOMPARE(shown.line, step->hotspots.lines.front().line);
     }
 
 private:
