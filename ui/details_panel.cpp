@@ -188,8 +188,9 @@ DetailsPanel::DetailsPanel(ViewerState* state, QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
-    connect(state_, &ViewerState::documentsChanged, this,
-            [this] { setDocument(state_->current()); });
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, [this] { setDocument(state_->current()); });
     connect(state_, &ViewerState::selectionChanged, this,
             [this] { setEvent(state_->selectedRow(doc_.get())); });
     setDocument(state_->current());

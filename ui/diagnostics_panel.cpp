@@ -247,11 +247,13 @@ DiagnosticsPanel::DiagnosticsPanel(ViewerState* state, QWidget* parent)
     connect(view_, &QTreeView::activated, this, &DiagnosticsPanel::activate);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { explain(proxy_->mapToSource(current)); });
-    connect(state_, &ViewerState::documentsChanged, this, [this] {
-        model_->setDocument(state_->current());
-        view_->expandToDepth(0);
-        explain({});
-    });
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, [this] {
+            model_->setDocument(state_->current());
+            view_->expandToDepth(0);
+            explain({});
+        });
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const auto doc = state_->current();
         markEvent(state_->selectedRow(doc.get()));

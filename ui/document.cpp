@@ -6,6 +6,11 @@ QString Document::name(uint32_t row) const {
     return QString::fromUtf8(events().nameOf(row).data(), qsizetype(events().nameOf(row).size()));
 }
 
+QString Document::label() const {
+    if (!rank.label.empty()) return QString::fromStdString(rank.label);
+    return trace ? QString::fromStdString(trace->path).section(u'/', -1) : QString();
+}
+
 uint32_t Document::compiledRegionFor(uint32_t row) const {
     const uint32_t launch = isKernel(row) ? launchOf(row) : row;
     if (launch == kNoRow) return kNoRow;

@@ -38,6 +38,8 @@ struct Document {
     const stackline::EventTable& events() const { return trace->events; }
     QString tracePath() const { return QString::fromStdString(trace->path); }
     QString name(uint32_t row) const;
+    // Who it is among the window's traces: its rank's label ("rank 3"), else its file's name.
+    QString label() const;
     bool isKernel(uint32_t row) const { return provenance.isGpuKernel(events(), row); }
     stackline::KernelStatus status(uint32_t row) const { return provenance.status(events(), row); }
     // The slice that launched a kernel (ac2g flow), else kNoRow.

@@ -33,7 +33,9 @@ FlamePanel::FlamePanel(ViewerState* state, QWidget* parent)
 
     connect(mode_, &QComboBox::currentIndexChanged, this, &FlamePanel::invalidate);
     connect(allKernels_, &QCheckBox::toggled, this, &FlamePanel::invalidate);
-    connect(state_, &ViewerState::documentsChanged, this, &FlamePanel::invalidate);
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, &FlamePanel::invalidate);
     connect(state_, &ViewerState::rangeChanged, this, &FlamePanel::invalidate);
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         if (mode_->currentIndex() == CpuThread) invalidate();

@@ -229,6 +229,8 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     connect(state_, &ViewerState::documentsChanged, this, &HotspotsPanel::setDocuments);
     connect(state_, &ViewerState::currentChanged, this, [this] {
         doc_ = state_->current();
+        // The range is the current document's: the other ranks' spans move with it.
+        if (ranks() && rangeOnly_->active()) invalidate();
         if (selected_ >= 0) showLine(selected_);
     });
     // Another alignment moves the range over the other ranks' own times.

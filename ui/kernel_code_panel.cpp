@@ -213,7 +213,9 @@ KernelCodePanel::KernelCodePanel(ViewerState* state, QWidget* parent)
     layout->addWidget(split, 1);
     clear();
     if (!state_) return;
-    connect(state_, &ViewerState::documentsChanged, this, &KernelCodePanel::clear);
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, &KernelCodePanel::clear);
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const EventRef e = state_->selected();
         if (e.isValid()) showKernel(*e.doc, e.doc->kernelInfo.code(), e.row);

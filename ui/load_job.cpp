@@ -1,6 +1,12 @@
 #include "load_job.h"
 
 #include <QObject>
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <thread>
 
 #include "load_pipeline.h"
 #include "range_summary.h"
@@ -17,6 +23,7 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
 
     auto doc = std::make_shared<Document>();
     doc->trace = std::move(loaded.trace);
+    doc->rank = rankInfoOf(*doc->trace);
     doc->kernelInfo = std::move(loaded.kernelInfo.info);
     doc->kernelInfoPath = QString::fromStdString(loaded.kernelInfo.path);
     doc->kernelInfoFound = loaded.kernelInfo.found;
@@ -45,4 +52,53 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     context.setStage(QObject::tr("Summing GPU time by source line"));
     doc->hotspots = computeHotspots(*doc->trace, doc->provenance);
     return doc;
+}
+
+std::vector<std::shared_ptr<Document>> loadDocuments(const std::vector<LoadRequest>& requests,
+                                                     BackgroundJob::Context& context) {
+    if (requests.size() == 1) return {loadDocument(requests[0], context)};
+    const size_t n = requests.size();
+    // Each trace reports to a context of its own; this thread sums them up and passes a cancel
+    // on. The loader spreads one trace over all cores already: a few at a time is enough.
+    std::vector<BackgroundJob::Context> parts(n);
+    std::vector<std::shared_ptr<Document>> docs(n);
+    std::vector<std::atomic<bool>> loaded(n);
+    std::atomic<size_t> next{0};
+    std::mutex failed;
+    std::exception_ptr failure;  // the first: a failure cancels the others
+    auto worker = [&] {
+        try {
+            for (size_t i = next++; i < n; i = next++) {
+                docs[i] = loadDocument(requests[i], parts[i]);
+                loaded[i] = true;
+            }
+        } catch (...) {
+            std::lock_guard lock(failed);
+            if (!failure) failure = std::current_exception();
+            for (auto& p : parts) p.cancel = true;
+        }
+    };
+    const size_t threads =
+        std::min<size_t>(n, std::max(2u, std::thread::hardware_concurrency() / 2));
+    std::vector<std::future<void>> running;
+    for (size_t t = 0; t < threads; ++t) running.push_back(std::async(std::launch::async, worker));
+    context.setStage(QObject::tr("Opening %1 traces").arg(n));
+    auto finished = [&] {
+        return std::all_of(running.begin(), running.end(), [](const std::future<void>& f) {
+            return f.wait_for(std::chrono::milliseconds(0)) == std::future_status::ready;
+        });
+    };
+    while (!finished()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        uint64_t permille = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (context.cancelled()) parts[i].cancel = true;
+            const uint64_t total = parts[i].total, done = parts[i].done;
+            permille += loaded[i] ? 1000 : total ? std::min<uint64_t>(999, done * 1000 / total) : 0;
+        }
+        context.progress(permille, 1000 * n);
+    }
+    if (failure) std::rethrow_exception(failure);
+    context.throwIfCancelled();
+    return docs;
 }

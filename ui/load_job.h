@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <memory>
+#include <vector>
 
 #include "background_job.h"
 #include "document.h"
@@ -18,3 +19,7 @@ struct LoadRequest {
 
 // The work itself; throws InputError (the message names the file) or Cancelled.
 std::shared_ptr<Document> loadDocument(const LoadRequest& request, BackgroundJob::Context& context);
+// Several traces at once (the ranks of a job), each on a thread of its own, with the progress of
+// all of them; the documents in the order of the requests. The first failure fails them all.
+std::vector<std::shared_ptr<Document>> loadDocuments(const std::vector<LoadRequest>& requests,
+                                                     BackgroundJob::Context& context);

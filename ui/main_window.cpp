@@ -39,6 +39,7 @@
 #include "steps_panel.h"
 #include "timeline_view.h"
 #include "trace_file_watcher.h"
+#include "trace_set.h"
 #include "unresolved_panel.h"
 #include "viewer_state.h"
 
@@ -76,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&loadJob_, &BackgroundJob::finished, this, &MainWindow::onLoadFinished);
     connect(&exportJob_, &BackgroundJob::finished, this, &MainWindow::onExportFinished);
     connect(state_, &ViewerState::documentsChanged, this, &MainWindow::showDocument);
+    connect(state_, &ViewerState::currentChanged, this, &MainWindow::showDocument);
     showDocument();
     timeline_->setPlaceholder(placeholderText());
     resize(1500, 950);
@@ -179,6 +181,9 @@ void MainWindow::buildLayout() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Trace…"), QKeySequence::Open, this, &MainWindow::chooseTrace);
+    file->addAction(tr("Open &Folder of Traces…"), this, &MainWindow::chooseFolder);
+    QAction* addTraceAction =
+        file->addAction(tr("A&dd Trace…"), this, &MainWindow::chooseAddedTrace);
     QAction* kinfo =
         file->addAction(tr("Add &Kernel Information…"), this, &MainWindow::chooseKernelInfo);
     // TORCH_TRACE folders and tlparse output are folders, which the file dialog cannot pick.
@@ -192,13 +197,13 @@ void MainWindow::buildMenus() {
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraceInWindow);
     QAction* reloadAction =
-        file->addAction(tr("Re&load Trace"), QKeySequence::Refresh, this, &MainWindow::reload);
+        file->addAction(tr("Re&load"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
     QAction* exp = file->addAction(tr("&Export Annotated Trace…"), QKeySequence(tr("Ctrl+E")), this,
                                    &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    documentActions_ << kinfo << kinfoFolder << reloadAction << exp;
+    documentActions_ << addTraceAction << kinfo << kinfoFolder << reloadAction << exp;
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto add = [&](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
@@ -218,6 +223,8 @@ void MainWindow::buildMenus() {
     add(view, tr("Drop &Marker"), QKeySequence(Qt::Key_M), &TimelineView::dropMarker);
     documentActions_ << view->addAction(tr("&Clear Markers"), QKeySequence(Qt::SHIFT | Qt::Key_M),
                                         state_, &ViewerState::clearMarkers);
+    view->addSeparator();
+    buildAlignMenu(view->addMenu(tr("&Align Traces")));
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
@@ -275,22 +282,11 @@ void MainWindow::cancelJobs() {
 }
 
 void MainWindow::openTrace(const QString& trace, const QString& kernelInfo) {
-    startLoad({trace, kernelInfo, nullptr});
-}
-
-void MainWindow::reload() {
-    if (const Document* doc = document())
-        openTrace(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
+    startLoad({{trace, kernelInfo, nullptr}}, LoadMode::Open);
 }
 
 MainWindow* MainWindow::openTraceInWindow(const QString& trace, const QString& kernelInfo) {
-    MainWindow* target = this;
-    if (document()) {
-        target = new MainWindow;
-        target->setAttribute(Qt::WA_DeleteOnClose);
-        target->resize(size());
-        target->show();
-    }
+    MainWindow* target = openTracesInWindow({});
     target->openTrace(trace, kernelInfo);
     return target;
 }
@@ -307,21 +303,25 @@ InstanceStepper* MainWindow::currentStepper() const {
 
 void MainWindow::attachKernelInfo(const QString& kernelInfo) {
     if (!document()) return;
-    startLoad({document()->tracePath(), kernelInfo, document()->trace});
+    startLoad({{document()->tracePath(), kernelInfo, document()->trace}}, LoadMode::Reprocess);
 }
 
-void MainWindow::startLoad(const LoadRequest& request) {
+void MainWindow::startLoad(std::vector<LoadRequest> requests, LoadMode mode) {
     if (loadJob_.isRunning()) {
         loadJob_.cancel();
         loadJob_.wait();
     }
-    pendingRequest_ = request;
-    pendingResult_ = std::make_shared<std::shared_ptr<Document>>();
+    pendingRequests_ = requests;
+    pendingMode_ = mode;
+    pendingResult_ = std::make_shared<std::vector<std::shared_ptr<Document>>>();
     auto result = pendingResult_;
-    showProgress(tr("Opening %1").arg(QFileInfo(request.tracePath).fileName()), -1);
-    timeline_->setPlaceholder(tr("Loading %1…").arg(QFileInfo(request.tracePath).fileName()));
-    loadJob_.start(
-        [request, result](BackgroundJob::Context& c) { *result = loadDocument(request, c); });
+    const QString what = requests.size() == 1 ? QFileInfo(requests[0].tracePath).fileName()
+                                              : tr("%1 traces").arg(requests.size());
+    showProgress(tr("Opening %1").arg(what), -1);
+    timeline_->setPlaceholder(tr("Loading %1…").arg(what));
+    loadJob_.start([requests = std::move(requests), result](BackgroundJob::Context& c) {
+        *result = loadDocuments(requests, c);
+    });
 }
 
 void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
@@ -333,16 +333,31 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
         emit loadCancelled();
         return;
     }
-    if (!error.isEmpty() || !result || !*result) {
-        const QString file =
-            pendingRequest_.trace ? pendingRequest_.kernelInfoPath : pendingRequest_.tracePath;
+    if (!error.isEmpty() || !result || result->empty()) {
+        const LoadRequest& first = pendingRequests_.front();
+        // The loader's message names the file that failed.
+        const QString file = pendingMode_ == LoadMode::Reprocess ? first.kernelInfoPath
+                             : pendingRequests_.size() == 1
+                                 ? first.tracePath
+                                 : tr("%1 traces").arg(pendingRequests_.size());
         showError(tr("Could not open %1").arg(QFileInfo(file).fileName()), error);
         emit loadFailed(error);
         return;
     }
-    // Another trace, not the same one with other kernel information.
-    if (!pendingRequest_.trace) clearMessages();
-    state_->setDocument(std::move(*result));
+    // Other traces, not the same one with other kernel information.
+    if (pendingMode_ != LoadMode::Reprocess) clearMessages();
+    std::vector<std::shared_ptr<const Document>> docs;
+    const auto current = state_->current();
+    if (pendingMode_ != LoadMode::Open) docs = state_->documents();
+    if (pendingMode_ == LoadMode::Reprocess)
+        std::replace(docs.begin(), docs.end(), current,
+                     std::shared_ptr<const Document>(result->front()));
+    else
+        docs.insert(docs.end(), result->begin(), result->end());
+    orderByRank(docs);
+    state_->setDocuments(std::move(docs));
+    if (pendingMode_ == LoadMode::Reprocess) state_->setCurrent(result->front().get());
+    applyAlignment();
     timeline_->setFocus();
     const Document* doc = document();
     if (transientFolder_.isEmpty() || QFileInfo(doc->tracePath()).absolutePath() !=
@@ -366,13 +381,20 @@ void MainWindow::showDocument() {
         return;
     }
     const QString name = QFileInfo(doc->tracePath()).fileName();
-    setWindowTitle(tr("%1 — Stackline").arg(name));
+    const size_t traces = state_->documents().size();
+    setWindowTitle(traces == 1 ? tr("%1 — Stackline").arg(name)
+                               : tr("%1 traces — Stackline").arg(traces));
     QString kinfo = tr("no kernel information");
     if (!doc->kernelInfoPath.isEmpty()) {
         kinfo = tr("kernel info: %1").arg(QFileInfo(doc->kernelInfoPath).fileName());
         if (doc->kernelInfoFound) kinfo += tr(" (found beside the trace)");
     }
-    fileLabel_->setText(tr("trace: %1 · %2").arg(name, kinfo));
+    // With several traces: how many, and which one the panels show.
+    const QString trace = traces == 1 ? tr("trace: %1").arg(name)
+                          : doc->label() == name
+                              ? tr("%1 traces · %2").arg(traces).arg(name)
+                              : tr("%1 traces · %2 · %3").arg(traces).arg(doc->label(), name);
+    fileLabel_->setText(tr("%1 · %2").arg(trace, kinfo));
     fileLabel_->setToolTip(doc->tracePath() + QLatin1Char('\n') + doc->kernelInfoPath);
 }
 
@@ -537,14 +559,21 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-    QString trace, kinfo;
+    QStringList traces;
+    QString kinfo;
     for (const QUrl& url : e->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
-        (looksLikeKernelInfo(path.toStdString()) ? kinfo : trace) = path;
+        if (looksLikeKernelInfo(path.toStdString()))
+            kinfo = path;
+        else
+            traces << path;
     }
-    if (!trace.isEmpty())
-        openTrace(trace, kinfo);
+    // Several traces dropped together are the ranks of a job, shown together.
+    if (traces.size() > 1)
+        openTraces(traces);
+    else if (!traces.isEmpty())
+        openTrace(traces.front(), kinfo);
     else if (!kinfo.isEmpty() && document())
         attachKernelInfo(kinfo);
     else

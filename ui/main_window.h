@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "background_job.h"
+#include "job_steps.h"
 #include "load_job.h"
 
 class DetailsPanel;
@@ -45,17 +46,29 @@ public:
 
     // Loads a trace in the background; kernelInfo empty: use the one beside the trace, if any.
     void openTrace(const QString& trace, const QString& kernelInfo = {});
-    // Opens a trace as File → Open does: here when this window shows none, else in a new window
-    // (one window per trace, as on the command line). The window that loads it.
+    // Loads several traces (the ranks of a job) into this window, in place of what it shows: one
+    // group of tracks per trace on one time axis, ordered by rank.
+    void openTraces(const QStringList& traces);
+    // Loads a trace and adds it to the traces this window shows (File → Add Trace).
+    void addTrace(const QString& trace);
+    // Opens traces as File → Open does: here when this window shows none, else in a new window.
+    // The window that loads them.
     MainWindow* openTraceInWindow(const QString& trace, const QString& kernelInfo = {});
+    MainWindow* openTracesInWindow(const QStringList& traces);
+    // The traces of a folder (its *.json and *.json.gz files that are not kernel information),
+    // by name; loading orders them by rank.
+    static QStringList tracesInFolder(const QString& folder);
     // Traces opened from this folder are not remembered (the bundled example's temporary copy).
     void setTransientFolder(const QString& folder) { transientFolder_ = folder; }
     // Where File → Open starts: the folder of the last trace opened, while it exists.
     QString openDialogFolder() const;
     // Reprocesses the open trace with this kernel information.
     void attachKernelInfo(const QString& kernelInfo);
-    // Opens the current trace again, with the kernel information it was given.
+    // Opens the traces again, with the kernel information they were given.
     void reload();
+    // How the traces' clocks are lined up (View → Align Traces); step: for Alignment::Step.
+    void setAlignment(stackline::Alignment alignment, int64_t step = 0);
+    stackline::Alignment alignment() const { return alignment_; }
     void exportTo(const QString& path);
     // Stops a running load or export (the Cancel button).
     void cancelJobs();
@@ -85,7 +98,8 @@ public:
     // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame,
     // code (Kernel code) or steps; false if none.
     bool showTab(const QString& name);
-    // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts).
+    // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts, of the current
+    // trace).
     QString countsText() const;
     // The status bar's labels: the trace and kernel information's names, the counts.
     ElidedLabel* fileLabel() const { return fileLabel_; }
@@ -107,8 +121,15 @@ protected:
 
 private:
     void buildMenus();
+    void buildAlignMenu(QMenu* align);
     void buildLayout();
-    void startLoad(const LoadRequest& request);
+    // Open: the requests replace the documents; Add: they join them; Reprocess: the one request
+    // (the current trace with other kernel information) replaces the current document.
+    enum class LoadMode { Open, Add, Reprocess };
+    void startLoad(std::vector<LoadRequest> requests, LoadMode mode);
+    // Offsets for the current alignment; the first document's is 0 (its times are the axis').
+    void applyAlignment();
+    void chooseAlignmentStep();
     void onLoadFinished(bool cancelled, const QString& error);
     void onExportFinished(bool cancelled, const QString& error);
     void showDocument();
@@ -120,6 +141,8 @@ private:
     void warnIfKernelInfoMatchesNothing();
     void showProgress(const QString& stage, int permille);
     void chooseTrace();
+    void chooseFolder();
+    void chooseAddedTrace();
     void chooseKernelInfo();
     void chooseExport();
 
@@ -151,8 +174,12 @@ private:
 
     BackgroundJob loadJob_;
     BackgroundJob exportJob_;
-    LoadRequest pendingRequest_;
-    std::shared_ptr<std::shared_ptr<Document>> pendingResult_;
+    std::vector<LoadRequest> pendingRequests_;
+    LoadMode pendingMode_ = LoadMode::Open;
+    std::shared_ptr<std::vector<std::shared_ptr<Document>>> pendingResult_;
+    stackline::Alignment alignment_ = stackline::Alignment::Clock;
+    int64_t alignStep_ = 0;
+    QList<QAction*> alignActions_;  // By Clock, Align Step, Align First Collective
     QString pendingExport_;
     QString lastError_;
     QString transientFolder_;

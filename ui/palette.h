@@ -32,9 +32,11 @@ const char* styleName(SliceStyle style);
 
 // Colours of what is not a slice.
 enum class UiColor : uint8_t {
-    Gutter,         // the timeline's label column
-    ProcessHeader,  // a process's header row (and the gap between its tracks)
-    RowEven,        // track backgrounds, alternating
+    Gutter,              // the timeline's label column
+    ProcessHeader,       // a process's header row (and the gap between its tracks)
+    TraceHeader,         // with several traces, the header above each trace's tracks
+    TraceHeaderCurrent,  // ... above the current trace's, the one the panels show
+    RowEven,             // track backgrounds, alternating
     RowOdd,
     Text,
     Line,  // separators and ruler ticks

@@ -10,7 +10,9 @@ RangeToggle::RangeToggle(ViewerState* state, QWidget* parent)
         follow();
         if (isChecked()) emit activeChanged();
     });
-    connect(state_, &ViewerState::documentsChanged, this, follow);
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, follow);
     connect(this, &QCheckBox::toggled, this, [this] {
         if (state_->selectedRange()) emit activeChanged();
     });

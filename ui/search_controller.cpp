@@ -14,6 +14,11 @@ SearchController::SearchController(ViewerState* state, QObject* parent)
     field_->setClearButtonEnabled(true);
     field_->setMaximumWidth(420);
     field_->installEventFilter(this);
+    // Another document of the window made current: search it instead.
+    connect(state_, &ViewerState::currentChanged, this, [this] {
+        text_.clear();
+        hits_.clear();
+    });
     connect(state_, &ViewerState::documentsChanged, this, [this] {
         text_.clear();
         hits_.clear();

@@ -96,7 +96,9 @@ SelectionPanel::SelectionPanel(ViewerState* state, QWidget* parent)
     split->addWidget(view());
     split->addWidget(lines_);
     layout()->addWidget(split);
-    connect(state_, &ViewerState::documentsChanged, this, &SelectionPanel::refresh);
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, &SelectionPanel::refresh);
     connect(state_, &ViewerState::rangeChanged, this, &SelectionPanel::refresh);
     refresh();
 }

@@ -61,10 +61,12 @@ SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent), s
     connect(editor_, &QPlainTextEdit::cursorPositionChanged, this, &SourceView::listKernels);
     clear();
     if (!state) return;
-    connect(state, &ViewerState::documentsChanged, this, [this, state] {
-        const auto doc = state->current();
-        setTraceFolder(doc ? QFileInfo(doc->tracePath()).absolutePath() : QString());
-    });
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state, shown, this, [this, state] {
+            const auto doc = state->current();
+            setTraceFolder(doc ? QFileInfo(doc->tracePath()).absolutePath() : QString());
+        });
     connect(state, &ViewerState::selectionChanged, this, [this, state] {
         const EventRef e = state->selected();
         if (!e.isValid()) return;

@@ -1,7 +1,6 @@
 #include "timeline_view.h"
 
 #include <QContextMenuEvent>
-#include <QFileInfo>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QScrollBar>
@@ -12,7 +11,6 @@
 #include <utility>
 
 #include "format.h"
-#include "kernel_name_text.h"
 #include "marker_ruler.h"
 #include "palette.h"
 #include "track_menu.h"
@@ -25,7 +23,6 @@ namespace {
 
 constexpr double kZoomStep = 0.7;
 constexpr double kPanStep = 0.15;
-constexpr int kHitTolerancePx = 3;
 constexpr int kDragThresholdPx = 4;
 constexpr uint32_t kNoEvent = TrackModel::kNoEvent;
 
@@ -37,42 +34,76 @@ TimelineView::TimelineView(ViewerState* state, QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     verticalScrollBar()->setSingleStep(G::kSliceHeight);
-    connect(zoom_, &ZoomControl::windowChanged, this, [this] {
+    auto windowMoved = [this] {
         updateGeometryFromZoom();
         cacheValid_ = false;
         viewport()->update();
-    });
-    connect(state_, &ViewerState::documentsChanged, this, &TimelineView::setDocument);
+    };
+    connect(zoom_, &ZoomControl::windowChanged, this, windowMoved);
+    connect(state_, &ViewerState::offsetsChanged, this, windowMoved);
+    connect(state_, &ViewerState::documentsChanged, this, &TimelineView::setDocuments);
+    connect(state_, &ViewerState::currentChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::highlightChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::rangeChanged, viewport(), qOverload<>(&QWidget::update));
     connect(state_, &ViewerState::markersChanged, viewport(), qOverload<>(&QWidget::update));
-    connect(state_, &ViewerState::revealRequested, this, [this] { revealEvent(selected()); });
-    setDocument();
+    connect(state_, &ViewerState::revealRequested, this,
+            [this] { revealEvent(state_->selected()); });
+    setDocuments();
 }
 
 ZoomControl* TimelineView::zoom() const {
     return zoom_;
 }
 
-void TimelineView::setDocument() {
-    const auto doc = state_->current();
-    painter_.reset();
-    allFlows_.reset();
-    const QFileInfo file(doc ? doc->tracePath() : QString());
-    layoutFolder_ = file.exists() ? file.absolutePath() : QString();
-    model_ =
-        doc ? std::make_unique<TrackModel>(
-                  doc, layoutFolder_.isEmpty() ? TrackLayout{} : TrackLayout::load(layoutFolder_))
-            : nullptr;
-    painter_ = model_ ? std::make_unique<TimelinePainter>(*model_) : nullptr;
+void TimelineView::setDocuments() {
+    lanes_.clear();
+    const auto& docs = state_->documents();
+    for (const auto& doc : docs)
+        lanes_.push_back(std::make_unique<TimelineLane>(doc, docs.size() > 1));
     range_.reset();
+    dragLane_ = nullptr;
     verticalScrollBar()->setValue(0);
     relayout();
 }
 
-uint32_t TimelineView::selected() const {
-    return model_ ? state_->selectedRow(model_->document()) : kNoEvent;
+TimelineLane* TimelineView::lane(const Document* doc) const {
+    for (const auto& l : lanes_)
+        if (l->doc.get() == doc) return l.get();
+    return nullptr;
+}
+
+TimelineLane* TimelineView::laneAt(int viewportY) const {
+    if (viewportY < G::kRulerHeight) return nullptr;
+    const int y = viewportY - G::kRulerHeight + axis_.scrollY;
+    for (const auto& l : lanes_)
+        if (l->containsContentY(y)) return l.get();
+    return nullptr;
+}
+
+int64_t TimelineView::offsetOf(const Document* doc) const {
+    return state_->offsetNs(doc);
+}
+
+TrackModel* TimelineView::model() const {
+    return model(state_->current().get());
+}
+
+TrackModel* TimelineView::model(const Document* doc) const {
+    const TimelineLane* l = lane(doc);
+    return l ? l->model.get() : nullptr;
+}
+
+const TimelineGeometry& TimelineView::geometry() const {
+    const TimelineLane* l = lane(state_->current().get());
+    return l ? l->geom : axis_;
+}
+
+QRect TimelineView::traceHeaderRect(const Document* doc) const {
+    const TimelineLane* l = lanes_.size() > 1 ? lane(doc) : nullptr;
+    if (!l) return {};
+    return QRect(0, G::kRulerHeight + l->top - axis_.scrollY, viewport()->width(),
+                 G::kHeaderHeight);
 }
 
 void TimelineView::setPlaceholder(const QString& text) {
@@ -81,29 +112,41 @@ void TimelineView::setPlaceholder(const QString& text) {
 }
 
 void TimelineView::relayout() {
-    if (model_)
-        geom_.layoutRows(*model_);
-    else
-        geom_ = TimelineGeometry{};
+    // One document looks as it always did; several get a header each, naming the trace.
+    const int header = lanes_.size() > 1 ? G::kHeaderHeight : 0;
+    int y = 0;
+    for (const auto& l : lanes_) {
+        l->layout(y, header);
+        y = l->bottom;
+    }
+    contentHeight_ = y;
     const int page = std::max(0, viewport()->height() - G::kRulerHeight);
     verticalScrollBar()->setPageStep(page);
-    verticalScrollBar()->setRange(0, std::max(0, geom_.contentHeight - page));
-    geom_.scrollY = verticalScrollBar()->value();
+    verticalScrollBar()->setRange(0, std::max(0, contentHeight_ - page));
     updateGeometryFromZoom();
     cacheValid_ = false;
     viewport()->update();
 }
 
-void TimelineView::layoutChanged() {
+void TimelineView::layoutChanged(TimelineLane* l) {
     relayout();
-    if (model_ && !layoutFolder_.isEmpty()) model_->trackLayout().save(layoutFolder_);
+    if (!l->layoutFolder.isEmpty()) l->model->trackLayout().save(l->layoutFolder);
 }
 
 void TimelineView::updateGeometryFromZoom() {
-    geom_.t0 = zoom_->windowStart();
-    geom_.t1 = zoom_->windowEnd();
-    geom_.left = G::kGutterWidth;
-    geom_.right = std::max(geom_.left + 1, viewport()->width());
+    axis_.t0 = zoom_->windowStart();
+    axis_.t1 = zoom_->windowEnd();
+    axis_.left = G::kGutterWidth;
+    axis_.right = std::max(axis_.left + 1, viewport()->width());
+    axis_.scrollY = verticalScrollBar()->value();
+    for (const auto& l : lanes_) {
+        const int64_t offset = offsetOf(l->doc.get());
+        l->geom.t0 = axis_.t0 - offset;
+        l->geom.t1 = axis_.t1 - offset;
+        l->geom.left = axis_.left;
+        l->geom.right = axis_.right;
+        l->geom.scrollY = axis_.scrollY;
+    }
 }
 
 void TimelineView::resizeEvent(QResizeEvent* e) {
@@ -112,21 +155,22 @@ void TimelineView::resizeEvent(QResizeEvent* e) {
 }
 
 void TimelineView::scrollContentsBy(int, int) {
-    geom_.scrollY = verticalScrollBar()->value();
+    updateGeometryFromZoom();
     cacheValid_ = false;
     viewport()->update();
 }
 
 void TimelineView::renderTracks(QPainter& p, QSize size) {
-    if (!painter_) return;
-    TimelineGeometry g = geom_;
-    g.right = std::max(g.left + 1, size.width());
-    painter_->paintTracks(p, g, size.width(), size.height());
+    for (const auto& l : lanes_) {
+        TimelineGeometry g = l->geom;
+        g.right = std::max(g.left + 1, size.width());
+        l->painter->paintTracks(p, g, size.width(), size.height());
+    }
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
     QPainter p(viewport());
-    if (!model_) {
+    if (lanes_.empty()) {
         p.fillRect(viewport()->rect(), palette().window());
         p.setPen(palette().text().color());
         p.drawText(viewport()->rect(), Qt::AlignCenter, placeholder_);
@@ -138,31 +182,55 @@ void TimelineView::paintEvent(QPaintEvent*) {
         cache_ = QImage(size * dpr, QImage::Format_RGB32);
         cache_.setDevicePixelRatio(dpr);
         QPainter cp(&cache_);
-        painter_->paintTracks(cp, geom_, size.width(), size.height());
+        if (lanes_.size() == 1) {
+            lanes_[0]->painter->paintTracks(cp, lanes_[0]->geom, size.width(), size.height());
+        } else {
+            cp.fillRect(QRect(QPoint(0, 0), size), uiColor(UiColor::Gutter));
+            for (const auto& l : lanes_) {
+                const int top = G::kRulerHeight + l->top - axis_.scrollY;
+                const int bottom = G::kRulerHeight + l->bottom - axis_.scrollY;
+                if (bottom <= G::kRulerHeight || top >= size.height()) continue;
+                cp.setClipRect(QRect(0, top, size.width(), bottom - top));
+                l->painter->paintTracks(cp, l->geom, size.width(), size.height());
+            }
+            cp.setClipping(false);
+        }
         cacheValid_ = true;
     }
     p.drawImage(0, 0, cache_);
+    paintTraceHeaders(p);
     paintOverlay(p);
-    painter_->paintRuler(p, geom_, size.width(), zoom_->traceStart());
-    paintMarkers(p, geom_, state_->markers(), size.height());
+    lanes_.front()->painter->paintRuler(p, axis_, size.width(), zoom_->traceStart());
+    paintMarkers(p, axis_, state_->markers(), size.height());
     paintDrags(p);
+}
+
+void TimelineView::paintTraceHeaders(QPainter& p) {
+    if (lanes_.size() < 2) return;
+    for (const auto& l : lanes_) {
+        const QRect r = traceHeaderRect(l->doc.get());
+        if (r.bottom() >= G::kRulerHeight && r.top() < viewport()->height())
+            l->paintHeader(p, r, l->doc == state_->current());
+    }
 }
 
 void TimelineView::paintDrags(QPainter& p) {
     const auto range = shownRange();
     if (!range && drag_ != Drag::Header) return;
-    if (drag_ == Drag::Header && dropRow_ >= 0 && dropRow_ != dragRow_) {
+    if (drag_ == Drag::Header && dragLane_ && dropRow_ >= 0 && dropRow_ != dragRow_) {
         // Where the dragged header lands: above the row it is dropped on when moving up, below
         // when moving down.
+        const TimelineGeometry& g = dragLane_->geom;
         const int y =
-            geom_.rowY(dropRow_) +
-            (dropRow_ > dragRow_ ? G::rowHeight(model_->rows()[size_t(dropRow_)].kind) - 1 : 0);
+            g.rowY(dropRow_) +
+            (dropRow_ > dragRow_ ? G::rowHeight(dragLane_->model->rows()[size_t(dropRow_)].kind) - 1
+                                 : 0);
         p.fillRect(QRect(0, y - 1, viewport()->width(), 3), selectionColor());
     }
     if (!range) return;
     // The range's length, in the ruler.
-    const int a = int(geom_.xOf(range->start)), b = int(geom_.xOf(range->end));
-    const QRect band(std::max(a, geom_.left), 0, std::max(1, b - std::max(a, geom_.left)),
+    const int a = int(axis_.xOf(range->start)), b = int(axis_.xOf(range->end));
+    const QRect band(std::max(a, axis_.left), 0, std::max(1, b - std::max(a, axis_.left)),
                      G::kRulerHeight);
     p.fillRect(band, uiColor(UiColor::RangeBand));
     // On a plate of its own just below the ruler, so that it neither covers the ruler's tick
@@ -179,49 +247,53 @@ void TimelineView::paintDrags(QPainter& p) {
 
 void TimelineView::paintOverlay(QPainter& p) {
     p.save();
-    p.setClipRect(QRect(geom_.left, G::kRulerHeight, geom_.right - geom_.left,
+    p.setClipRect(QRect(axis_.left, G::kRulerHeight, axis_.right - axis_.left,
                         viewport()->height() - G::kRulerHeight));
     if (const auto range = shownRange()) {
-        const int a = int(geom_.xOf(range->start)), b = int(geom_.xOf(range->end));
+        const int a = int(axis_.xOf(range->start)), b = int(axis_.xOf(range->end));
         const auto& selection = state_->selectedRange();
-        if (range_ || !selection || selection->tracks.empty()) {
+        const TimelineLane* current = lane(state_->current().get());
+        if (range_ || !selection || selection->tracks.empty() || !current) {
             p.fillRect(QRect(a, G::kRulerHeight, std::max(1, b - a), viewport()->height()),
                        uiColor(UiColor::RangeShade));
         } else {
-            // Only the rows of the tracks the range covers.
-            const auto& rows = model_->rows();
+            // Only the rows of the tracks the range covers, in the current document.
+            const auto& rows = current->model->rows();
             for (size_t r = 0; r < rows.size(); ++r) {
                 if (std::find(selection->tracks.begin(), selection->tracks.end(), rows[r].track) ==
                     selection->tracks.end())
                     continue;
-                p.fillRect(
-                    QRect(a, geom_.rowY(int(r)), std::max(1, b - a), G::rowHeight(rows[r].kind)),
-                    uiColor(UiColor::RangeShade));
+                p.fillRect(QRect(a, current->geom.rowY(int(r)), std::max(1, b - a),
+                                 G::rowHeight(rows[r].kind)),
+                           uiColor(UiColor::RangeShade));
             }
         }
     }
-    // The highlight names rows of the current document, which this view shows.
-    if (!state_->highlighted().empty()) {
-        p.setBrush(uiColor(UiColor::HighlightFill));
-        p.setPen(QPen(uiColor(UiColor::HighlightOutline), 2));
-        for (uint32_t row : state_->highlighted()) {
-            QRect r = eventRect(row);
+    p.setBrush(uiColor(UiColor::HighlightFill));
+    p.setPen(QPen(uiColor(UiColor::HighlightOutline), 2));
+    for (const auto& l : lanes_) {
+        for (uint32_t row : state_->highlighted(l->doc.get())) {
+            QRect r = l->eventRect(row);
             if (r.isEmpty()) continue;
             if (r.width() < 3) r.adjust(-1, 0, 1, 0);  // thin kernels stay visible
             p.drawRect(r.adjusted(-1, -1, 0, 0));
         }
     }
     if (showAllFlows_) {
-        const Document* doc = model_->document();
-        if (!allFlows_) allFlows_ = std::make_unique<FlowOverlay>(doc->events(), doc->flows);
-        allFlows_->paint(p, geom_.t0, geom_.t1, [this](uint32_t row) { return eventRect(row); });
+        for (const auto& l : lanes_) {
+            const Document* doc = l->doc.get();
+            if (!l->allFlows)
+                l->allFlows = std::make_unique<FlowOverlay>(doc->events(), doc->flows);
+            l->allFlows->paint(p, l->geom.t0, l->geom.t1,
+                               [&l](uint32_t row) { return l->eventRect(row); });
+        }
     }
-    const uint32_t selected = this->selected();
-    if (selected != kNoEvent) {
+    const EventRef selected = state_->selected();
+    if (const TimelineLane* l = selected.isValid() ? lane(selected.doc) : nullptr) {
         // The compiled region around the launch: dashed, so it reads as context, not selection.
-        const uint32_t region = model_->compiledRegionOf(selected);
-        if (region != kNoEvent && region != selected) {
-            const QRect r = eventRect(region);
+        const uint32_t region = l->model->compiledRegionOf(selected.row);
+        if (region != kNoEvent && region != selected.row) {
+            const QRect r = l->eventRect(region);
             if (!r.isEmpty()) {
                 p.setBrush(Qt::NoBrush);
                 p.setPen(QPen(sliceColor(SliceStyle::CompiledRegion).darker(170), 2, Qt::DashLine));
@@ -229,7 +301,7 @@ void TimelineView::paintOverlay(QPainter& p) {
             }
         }
         paintFlows(p, selected);
-        const QRect r = eventRect(selected);
+        const QRect r = l->eventRect(selected.row);
         if (!r.isEmpty()) {
             p.setBrush(Qt::NoBrush);
             p.setPen(QPen(uiColor(UiColor::SelectionHalo), 1));
@@ -241,10 +313,11 @@ void TimelineView::paintOverlay(QPainter& p) {
     p.restore();
 }
 
-void TimelineView::paintFlows(QPainter& p, uint32_t event) {
+void TimelineView::paintFlows(QPainter& p, EventRef event) {
+    const TimelineLane* l = lane(event.doc);
     p.setRenderHint(QPainter::Antialiasing, true);
-    for (const TrackModel::Flow& flow : model_->flowsOf(event)) {
-        const QRect from = eventRect(flow.from), to = eventRect(flow.to);
+    for (const TrackModel::Flow& flow : l->model->flowsOf(event.row)) {
+        const QRect from = l->eventRect(flow.from), to = l->eventRect(flow.to);
         if (!from.isEmpty() && !to.isEmpty())
             FlowOverlay::paintArrow(p, from, to, flow.launch, true);
     }
@@ -257,89 +330,56 @@ void TimelineView::setShowAllFlows(bool on) {
 }
 
 void TimelineView::dropMarker() {
-    if (!model_) return;
-    const uint32_t selected = this->selected();
-    state_->addMarker(selected != kNoEvent ? model_->startOf(selected) : anchorTime());
+    if (lanes_.empty()) return;
+    const EventRef selected = state_->selected();
+    const TrackModel* m = selected.isValid() ? model(selected.doc) : nullptr;
+    state_->addMarker(m ? m->startOf(selected.row) + offsetOf(selected.doc) : anchorTime());
 }
 
-uint32_t TimelineView::eventAt(QPoint pos) const {
-    if (!model_ || pos.x() < geom_.left) return kNoEvent;
-    const int r = geom_.rowAt(*model_, pos.y());
-    if (r < 0) return kNoEvent;
-    const TrackModel::Row& row = model_->rows()[size_t(r)];
-    const int64_t t = geom_.timeAt(pos.x() + 0.5);
-    const int64_t tol = int64_t(std::ceil(geom_.nsPerPixel() * kHitTolerancePx));
-    // The nearest of two candidates within the tolerance: what ends (or is) before t and what
-    // starts after it.
-    auto nearest = [&](int64_t before, uint32_t rowBefore, int64_t after, uint32_t rowAfter) {
-        const int64_t db = rowBefore == kNoEvent ? INT64_MAX : t - before;
-        const int64_t da = rowAfter == kNoEvent ? INT64_MAX : after - t;
-        if (std::min(db, da) > tol) return kNoEvent;
-        return db <= da ? rowBefore : rowAfter;
-    };
-    if (row.kind == TrackModel::RowKind::Instants) {
-        const auto& ts = model_->instantTimes(row);
-        const size_t i = size_t(std::lower_bound(ts.begin(), ts.end(), t) - ts.begin());
-        return nearest(i > 0 ? ts[i - 1] : 0, i > 0 ? model_->instantEvent(row, i - 1) : kNoEvent,
-                       i < ts.size() ? ts[i] : 0,
-                       i < ts.size() ? model_->instantEvent(row, i) : kNoEvent);
-    }
-    if (row.kind == TrackModel::RowKind::Folded)
-        return model_->deepestAt(row.track, row.level, t, tol);
-    if (row.kind != TrackModel::RowKind::Slices) return kNoEvent;
-    const auto& lv = model_->level(row);
-    // Unresolved kernels are painted wider than they are; what is painted is what is hit.
-    const TrackModel::Highlights& hl = model_->highlights(row);
-    for (size_t h = hl.firstEndingAtOrAfter(t - 2 * tol);
-         h < hl.index.size() && hl.start[h] <= t + 2 * tol; ++h) {
-        auto [a, b] = geom_.columns(hl.start[h], hl.end[h], G::kUnresolvedMinWidth);
-        if (pos.x() >= a && pos.x() < b) return lv.row[hl.index[h]];
-    }
-    // Slices on one level do not overlap: the one containing t, else the nearest neighbour.
-    const size_t i = lv.firstEndingAtOrAfter(t);
-    if (i < lv.size() && lv.start[i] <= t) return lv.row[i];
-    return nearest(i > 0 ? lv.end[i - 1] : 0, i > 0 ? lv.row[i - 1] : kNoEvent,
-                   i < lv.size() ? lv.start[i] : 0, i < lv.size() ? lv.row[i] : kNoEvent);
+EventRef TimelineView::hitTest(QPoint pos) const {
+    const TimelineLane* l = laneAt(pos.y());
+    if (!l) return {};
+    const uint32_t row = l->eventAt(pos);
+    return row == kNoEvent ? EventRef{} : EventRef{l->doc.get(), row};
+}
+
+QRect TimelineView::eventRect(EventRef event) const {
+    const TimelineLane* l = lane(event.doc);
+    return l ? l->eventRect(event.row) : QRect();
 }
 
 QRect TimelineView::eventRect(uint32_t row) const {
-    if (!model_ || row == kNoEvent) return {};
-    const int r = model_->rowOf(row);
-    if (r < 0) return {};
-    const int y = geom_.rowY(r);
-    const int64_t ts = model_->startOf(row);
-    if (model_->isInstant(row)) {
-        const int x = int(std::floor(geom_.xOf(ts)));
-        return QRect(x - 1, y + 2, 3, G::kInstantHeight - 4);
-    }
-    const int minWidth =
-        model_->styleOf(row) == SliceStyle::KernelUnresolved ? G::kUnresolvedMinWidth : 1;
-    auto [a, b] = geom_.columns(ts, model_->endOf(row), minWidth);
-    return QRect(a, y + 1, b - a, G::kSliceHeight - 2);
+    return eventRect(EventRef{state_->current().get(), row});
 }
 
 void TimelineView::revealEvent(uint32_t row) {
-    if (!model_ || row == kNoEvent) return;
-    if (model_->processOf(row) < 0) return;
+    revealEvent(EventRef{state_->current().get(), row});
+}
+
+void TimelineView::revealEvent(EventRef event) {
+    TimelineLane* l = lane(event.doc);
+    if (!l || event.row == kNoEvent || l->model->processOf(event.row) < 0) return;
     // Navigation, not arrangement: not remembered (until the user arranges something).
-    if (model_->showEvent(row)) relayout();
-    const int64_t s = model_->startOf(row), e = model_->endOf(row);
+    if (l->model->showEvent(event.row)) relayout();
+    const int64_t offset = offsetOf(event.doc);
+    const int64_t s = l->model->startOf(event.row) + offset,
+                  e = l->model->endOf(event.row) + offset;
     if (e - s > zoom_->windowDuration()) {
         const int64_t pad = (e - s) / 10 + 1;
         zoom_->setWindow(s - pad, e + pad);
     } else if (s < zoom_->windowStart() || e > zoom_->windowEnd()) {
         zoom_->centreOn(s + (e - s) / 2);
     }
-    const int r = model_->rowOf(row);
-    const int top = geom_.rowTop[size_t(r)];
+    const int r = l->model->rowOf(event.row);
+    const int top = l->geom.rowTop[size_t(r)];
     const int page = viewport()->height() - G::kRulerHeight;
-    if (top < geom_.scrollY || top + G::kSliceHeight > geom_.scrollY + page)
+    if (top < axis_.scrollY || top + G::kSliceHeight > axis_.scrollY + page)
         verticalScrollBar()->setValue(top - page / 2);
 }
 
 int64_t TimelineView::anchorTime() const {
     const QPoint pos = viewport()->mapFromGlobal(QCursor::pos());
-    if (viewport()->rect().contains(pos) && pos.x() >= geom_.left) return geom_.timeAt(pos.x());
+    if (viewport()->rect().contains(pos) && pos.x() >= axis_.left) return axis_.timeAt(pos.x());
     return zoom_->windowStart() + zoom_->windowDuration() / 2;
 }
 
@@ -364,13 +404,15 @@ void TimelineView::resetZoom() {
 
 void TimelineView::zoomToSelection() {
     if (const auto& range = state_->selectedRange()) {
-        zoom_->setWindow(range->range.start, range->range.end);
+        const int64_t offset = offsetOf(state_->current().get());
+        zoom_->setWindow(range->range.start + offset, range->range.end + offset);
         return;
     }
-    const uint32_t selected = this->selected();
-    if (selected == kNoEvent) return;
-    const int64_t s = model_->startOf(selected);
-    const int64_t d = std::max<int64_t>(model_->durationOf(selected), 100);
+    const EventRef selected = state_->selected();
+    const TrackModel* m = selected.isValid() ? model(selected.doc) : nullptr;
+    if (!m) return;
+    const int64_t s = m->startOf(selected.row) + offsetOf(selected.doc);
+    const int64_t d = std::max<int64_t>(m->durationOf(selected.row), 100);
     zoom_->setWindow(s - d / 10, s + d + d / 10);
     revealEvent(selected);
 }
@@ -381,9 +423,10 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
     pressWindowStart_ = zoom_->windowStart();
     pressScroll_ = verticalScrollBar()->value();
     const bool rangeDrag = (e->modifiers() & Qt::ShiftModifier) || pressPos_.y() < G::kRulerHeight;
-    drag_ = rangeDrag && pressPos_.x() >= geom_.left ? Drag::Range : Drag::Pending;
-    rangeAnchor_ = geom_.timeAt(pressPos_.x());
-    dragRow_ = model_ && pressPos_.x() < geom_.left ? geom_.rowAt(*model_, pressPos_.y()) : -1;
+    drag_ = rangeDrag && pressPos_.x() >= axis_.left ? Drag::Range : Drag::Pending;
+    rangeAnchor_ = axis_.timeAt(pressPos_.x());
+    dragLane_ = pressPos_.x() < axis_.left ? laneAt(pressPos_.y()) : nullptr;
+    dragRow_ = dragLane_ ? dragLane_->geom.rowAt(*dragLane_->model, pressPos_.y()) : -1;
     if (dragRow_ >= 0) drag_ = Drag::PendingHeader;
 }
 
@@ -399,14 +442,14 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
         viewport()->setCursor(Qt::DragMoveCursor);
     }
     if (drag_ == Drag::Header) {
-        dropRow_ = geom_.rowAt(*model_, pos.y());
+        dropRow_ = dragLane_->geom.rowAt(*dragLane_->model, pos.y());
         viewport()->update();
     } else if (drag_ == Drag::Pan) {
-        const int64_t dt = int64_t(double(pos.x() - pressPos_.x()) * geom_.nsPerPixel());
+        const int64_t dt = int64_t(double(pos.x() - pressPos_.x()) * axis_.nsPerPixel());
         zoom_->setWindow(pressWindowStart_ - dt, pressWindowStart_ - dt + zoom_->windowDuration());
         verticalScrollBar()->setValue(pressScroll_ - (pos.y() - pressPos_.y()));
     } else if (drag_ == Drag::Range) {
-        const int64_t t = geom_.timeAt(std::max(pos.x(), geom_.left));
+        const int64_t t = axis_.timeAt(std::max(pos.x(), axis_.left));
         range_ = stackline::TimeRange{std::min(t, rangeAnchor_), std::max(t, rangeAnchor_)};
         viewport()->update();
     }
@@ -421,11 +464,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         commitRange(e->position().toPoint());
         return;
     }
-    if (!model_) return;
+    if (lanes_.empty()) return;
     if (drag == Drag::Header) {
-        const int target = geom_.rowAt(*model_, e->position().toPoint().y());
+        const int target = dragLane_->geom.rowAt(*dragLane_->model, e->position().toPoint().y());
         dropRow_ = -1;
-        if (target >= 0 && model_->dropRow(size_t(dragRow_), size_t(target))) layoutChanged();
+        if (target >= 0 && dragLane_->model->dropRow(size_t(dragRow_), size_t(target)))
+            layoutChanged(dragLane_);
         viewport()->update();
         return;
     }
@@ -434,23 +478,30 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
 
 std::optional<stackline::TimeRange> TimelineView::shownRange() const {
     if (range_) return range_;
-    if (const auto& selection = state_->selectedRange()) return selection->range;
+    if (const auto& selection = state_->selectedRange()) {
+        const int64_t offset = offsetOf(state_->current().get());
+        return stackline::TimeRange{selection->range.start + offset, selection->range.end + offset};
+    }
     return std::nullopt;
 }
 
 void TimelineView::commitRange(QPoint releasePos) {
     std::optional<stackline::TimeRange> range = std::exchange(range_, std::nullopt);
-    if (!range || geom_.xOf(range->end) - geom_.xOf(range->start) < 2) {
+    if (!range || axis_.xOf(range->end) - axis_.xOf(range->start) < 2) {
         viewport()->update();
         return;
     }
-    RangeSelection selection{*range, {}};
-    // Shift+drag over tracks covers the tracks between the press and the release; a drag on the
-    // ruler covers them all.
-    if (pressPos_.y() >= G::kRulerHeight && model_) {
-        const auto& rows = model_->rows();
-        int a = geom_.rowAt(*model_, std::min(pressPos_.y(), releasePos.y()));
-        int b = geom_.rowAt(*model_, std::max(pressPos_.y(), releasePos.y()));
+    // The state's range is in the current document's time; Shift+drag over tracks covers the
+    // tracks between the press and the release, in the document pressed on (which becomes
+    // current); a drag on the ruler covers them all.
+    const TimelineLane* l = laneAt(pressPos_.y());
+    if (l) state_->setCurrent(l->doc.get());
+    const int64_t offset = offsetOf(state_->current().get());
+    RangeSelection selection{{range->start - offset, range->end - offset}, {}};
+    if (l) {
+        const auto& rows = l->model->rows();
+        int a = l->geom.rowAt(*l->model, std::min(pressPos_.y(), releasePos.y()));
+        int b = l->geom.rowAt(*l->model, std::max(pressPos_.y(), releasePos.y()));
         if (a < 0) a = 0;
         if (b < 0) b = int(rows.size()) - 1;
         for (int r = a; r <= b; ++r) {
@@ -466,31 +517,42 @@ void TimelineView::commitRange(QPoint releasePos) {
 }
 
 void TimelineView::click(QPoint pos) {
-    const int r = geom_.rowAt(*model_, pos.y());
-    const TrackModel::Row* row = r >= 0 ? &model_->rows()[size_t(r)] : nullptr;
-    if (row && row->kind == TrackModel::RowKind::ProcessHeader) {
-        model_->setCollapsed(row->process, !model_->isCollapsed(row->process));
-        layoutChanged();
+    TimelineLane* l = laneAt(pos.y());
+    if (!l) {
+        state_->setSelectedRange(std::nullopt);
+        state_->select(EventRef{});
         return;
     }
-    if (row && row->kind == TrackModel::RowKind::Folded && pos.x() < geom_.left) {
-        model_->setDepth(row->track, TrackLayout::kAllLevels);
-        layoutChanged();
+    if (traceHeaderRect(l->doc.get()).contains(pos)) {
+        state_->setCurrent(l->doc.get());
+        return;
+    }
+    const int r = l->geom.rowAt(*l->model, pos.y());
+    const TrackModel::Row* row = r >= 0 ? &l->model->rows()[size_t(r)] : nullptr;
+    if (row && row->kind == TrackModel::RowKind::ProcessHeader) {
+        l->model->setCollapsed(row->process, !l->model->isCollapsed(row->process));
+        layoutChanged(l);
+        return;
+    }
+    if (row && row->kind == TrackModel::RowKind::Folded && pos.x() < axis_.left) {
+        l->model->setDepth(row->track, TrackLayout::kAllLevels);
+        layoutChanged(l);
         return;
     }
     state_->setSelectedRange(std::nullopt);
-    state_->select(eventAt(pos));
+    state_->select(hitTest(pos));
 }
 
 QMenu* TimelineView::headerMenu(QPoint pos) {
-    if (!model_) return nullptr;
-    const int r = geom_.rowAt(*model_, pos.y());
+    TimelineLane* l = laneAt(pos.y());
+    if (!l) return nullptr;
+    const int r = l->geom.rowAt(*l->model, pos.y());
     if (r < 0) return nullptr;
-    const bool header = model_->rows()[size_t(r)].isHeader();
-    if (!header && pos.x() >= geom_.left) return nullptr;
+    const bool header = l->model->rows()[size_t(r)].isHeader();
+    if (!header && pos.x() >= axis_.left) return nullptr;
     auto* menu = new QMenu(this);
     addHeaderActions(
-        *menu, *model_, size_t(r), [this] { layoutChanged(); }, this);
+        *menu, *l->model, size_t(r), [this, l] { layoutChanged(l); }, this);
     return menu;
 }
 
@@ -500,21 +562,23 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
-    const uint32_t row = eventAt(e->position().toPoint());
-    if (row == kNoEvent) return;
+    const EventRef hit = hitTest(e->position().toPoint());
+    if (!hit.isValid()) return;
+    const TrackModel* m = model(hit.doc);
     // A training step is a range to summarise rather than a slice to look at.
-    if (model_->name(row).startsWith(QLatin1String("ProfilerStep#"))) {
-        state_->setSelectedRange(RangeSelection{{model_->startOf(row), model_->endOf(row)}, {}});
+    if (m->name(hit.row).startsWith(QLatin1String("ProfilerStep#"))) {
+        state_->setCurrent(hit.doc);
+        state_->setSelectedRange(RangeSelection{{m->startOf(hit.row), m->endOf(hit.row)}, {}});
         return;
     }
-    state_->select(row);
+    state_->select(hit);
     zoomToSelection();
 }
 
 void TimelineView::wheelEvent(QWheelEvent* e) {
     const QPoint delta = e->angleDelta();
     if (e->modifiers() & Qt::ControlModifier) {
-        const int64_t anchor = geom_.timeAt(std::max<qreal>(e->position().x(), geom_.left));
+        const int64_t anchor = axis_.timeAt(std::max<qreal>(e->position().x(), axis_.left));
         zoom_->zoomAt(anchor, std::pow(0.85, delta.y() / 120.0));
     } else if ((e->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
         const int d = delta.x() != 0 ? delta.x() : delta.y();
@@ -527,33 +591,14 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
 }
 
 bool TimelineView::viewportEvent(QEvent* e) {
-    if (e->type() == QEvent::ToolTip && model_) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const int r = geom_.rowAt(*model_, help->pos().y());
-        if (r >= 0 && model_->rows()[size_t(r)].kind == TrackModel::RowKind::Counter &&
-            help->pos().x() >= geom_.left) {
-            QToolTip::showText(
-                help->globalPos(),
-                model_->counterTip(model_->rows()[size_t(r)], geom_.timeAt(help->pos().x() + 0.5)),
-                viewport());
-            return true;
-        }
-        const uint32_t row = eventAt(help->pos());
-        if (row == kNoEvent) {
-            QToolTip::hideText();
-        } else {
-            // A name can be thousands of characters: its middle gives way.
-            QString text = elideMiddle(model_->name(row), 160).toHtmlEscaped() +
-                           QStringLiteral("<br>") + model_->category(row);
-            if (!model_->isInstant(row))
-                text += QStringLiteral(" · ") + formatDuration(model_->durationOf(row));
-            const QString status = model_->kernelStatus(row);
-            if (!status.isEmpty()) text += QStringLiteral(" · ") + status;
-            const QString frame = model_->launchedAt(row);
-            if (!frame.isEmpty()) text += QStringLiteral("<br>") + frame.toHtmlEscaped();
-            QToolTip::showText(help->globalPos(), text, viewport());
-        }
-        return true;
-    }
-    return QAbstractScrollArea::viewportEvent(e);
+    if (e->type() != QEvent::ToolTip) return QAbstractScrollArea::viewportEvent(e);
+    auto* help = static_cast<QHelpEvent*>(e);
+    const TimelineLane* l = laneAt(help->pos().y());
+    if (!l) return QAbstractScrollArea::viewportEvent(e);
+    const QString text = l->toolTip(help->pos(), lanes_.size() > 1);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(help->globalPos(), text, viewport());
+    return true;
 }

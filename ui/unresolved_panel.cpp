@@ -81,10 +81,12 @@ UnresolvedPanel::UnresolvedPanel(ViewerState* state, QWidget* parent)
     view()->horizontalHeader()->resizeSection(UnresolvedModel::Name, 420);
     connect(this, &TablePanel::rowActivated, this,
             [this](int row) { state_->select(model_->eventAt(row), true); });
-    connect(state_, &ViewerState::documentsChanged, this, [this] {
-        model_->setDocument(state_->current());
-        stepper_->setInstances(nullptr, {});
-    });
+    // Another document shown: reloaded, or another one of the window made current.
+    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
+        connect(state_, shown, this, [this] {
+            model_->setDocument(state_->current());
+            stepper_->setInstances(nullptr, {});
+        });
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const auto doc = state_->current();
         const int row = model_->rowOf(state_->selectedRow(doc.get()));

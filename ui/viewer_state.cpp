@@ -39,7 +39,19 @@ int64_t ViewerState::offsetNs(const Document* doc) const {
 
 void ViewerState::setOffsets(std::vector<int64_t> offsets) {
     offsets_ = std::move(offsets);
+    offsets_.resize(documents_.size());
+    showWholeAxis();
     emit offsetsChanged();
+}
+
+void ViewerState::showWholeAxis() {
+    if (documents_.empty()) return;
+    int64_t start = INT64_MAX, end = INT64_MIN;
+    for (size_t i = 0; i < documents_.size(); ++i) {
+        start = std::min(start, documents_[i]->originNs + offsets_[i]);
+        end = std::max(end, documents_[i]->tracks.endNs() + offsets_[i]);
+    }
+    zoom_->setTraceRange(start, end);
 }
 
 void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> documents) {
@@ -53,7 +65,7 @@ void ViewerState::setDocuments(std::vector<std::shared_ptr<const Document>> docu
     markers_.clear();
     history_.clear();
     position_ = 0;
-    if (const auto doc = current()) zoom_->setTraceRange(doc->originNs, doc->tracks.endNs());
+    showWholeAxis();
     emit documentsChanged();
     emit historyChanged();
 }
@@ -87,6 +99,8 @@ void ViewerState::select(EventRef event, bool reveal) {
 }
 
 void ViewerState::setSelected(EventRef event, bool reveal) {
+    // The panels show the selected event's document.
+    if (event.isValid()) setCurrent(event.doc);
     if (event != selected_) {
         selected_ = event;
         emit selectionChanged();
@@ -99,12 +113,13 @@ void ViewerState::focus(uint32_t row) {
     if (!doc || row >= doc->events().size()) return;
     const EventTable& ev = doc->events();
     const int64_t dur = std::max<int64_t>(0, ev.durNs[row]);
-    const int64_t centre = ev.tsNs[row] + dur / 2;
+    const int64_t centre = ev.tsNs[row] + dur / 2 + offsetNs(doc.get());
     // Wide enough to show the slice with context, and a kernel's launch unless that is so far
     // away that the kernel would shrink to a few pixels (its arrow still points that way).
     int64_t half = std::max<int64_t>(dur * 3, 2000);
     const uint32_t launch = doc->launchOf(row);
-    const int64_t reach = launch == kNoRow ? 0 : std::abs(centre - ev.tsNs[launch]) * 5 / 4;
+    const int64_t reach =
+        launch == kNoRow ? 0 : std::abs(ev.tsNs[row] + dur / 2 - ev.tsNs[launch]) * 5 / 4;
     if (reach <= std::max<int64_t>(dur * 25, 50'000)) half = std::max(half, reach);
     zoom_->setWindow(centre - half, centre + half);
     select(row, true);

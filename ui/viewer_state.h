@@ -25,7 +25,7 @@ struct EventRef {
 };
 
 // A selected time range (a drag on the ruler, Shift+drag over tracks, a double-clicked
-// ProfilerStep) and the tracks it covers, in the current document.
+// ProfilerStep) and the tracks it covers, in the current document (its own times and track ids).
 struct RangeSelection {
     stackline::TimeRange range;
     std::vector<uint32_t> tracks;  // TrackIndex track ids; empty: every track
@@ -48,16 +48,18 @@ public:
     // Per document, the ns added to its own times to put it on the window's one time axis (the
     // traces' clocks lined up; 0 with one trace).
     int64_t offsetNs(const Document* doc) const;
-    // One per document; emits offsetsChanged.
+    // One per document; shows the whole axis (every document's time range, shifted); emits
+    // offsetsChanged.
     void setOffsets(std::vector<int64_t> offsets);
     // Replaces the loaded documents: clears selection, highlight and history, and shows the
-    // current document's whole time range. Emits documentsChanged only.
+    // documents' whole time range. Emits documentsChanged only.
     void setDocuments(std::vector<std::shared_ptr<const Document>> documents);
     void setDocument(std::shared_ptr<const Document> document);
 
     // The time window; owned here, one for all views.
     ZoomControl* zoom() const { return zoom_; }
 
+    // The selected event; selecting one of another document makes that document current.
     EventRef selected() const { return selected_; }
     // The selected row when it is in this document, else kNoRow.
     uint32_t selectedRow(const Document* doc) const;
@@ -116,6 +118,8 @@ signals:
 
 private:
     void setSelected(EventRef event, bool reveal);
+    // The zoom's extent: the union of the documents' time ranges on the shared axis.
+    void showWholeAxis();
     void go(size_t position);
 
     std::vector<std::shared_ptr<const Document>> documents_;

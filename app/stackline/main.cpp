@@ -4,9 +4,11 @@
 //             [--screenshot PNG [--window-size WxH]]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
 // with its recorded source folder /home/alice/proj mapped there) with its TORCH_TRACE log as
-// kernel information unless --kernel-info names other: the log holds the generated code too. With
-// several traces it opens the first and starts one more stackline per other trace (a file manager's
-// "Open" on a selection: Exec=stackline %F). With --screenshot it loads the trace, selects and
+// kernel information unless --kernel-info names other: the log holds the generated code too.
+// Several traces, or a folder (its traces), open together in one window, one group per trace
+// ordered by rank on one time axis (the ranks of a job); with --separate-windows, the first here
+// and one more stackline per other trace. The options apply to the first trace by rank, the one
+// the panels show. With --screenshot it loads the trace, selects and
 // centres the event, renders the whole window (1600x1000 unless --window-size) to PNG and exits (0
 // on success, 2 when the trace cannot be loaded or the event is not found).
 #include <QAction>
@@ -67,7 +69,8 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     cli.addPositionalArgument(
         QStringLiteral("TRACE"),
-        QStringLiteral("Kineto traces (.json or .json.gz) to open, one window each."),
+        QStringLiteral("Kineto traces (.json or .json.gz), or folders of them, to open together in "
+                       "one window."),
         QStringLiteral("[TRACE...]"));
     const QCommandLineOption kernelInfo(
         QStringLiteral("kernel-info"),
@@ -96,6 +99,9 @@ int main(int argc, char** argv) {
         QStringLiteral("marker"),
         QStringLiteral("Drop a marker at this time (microseconds from the origin); repeatable."),
         QStringLiteral("US"));
+    const QCommandLineOption separate(
+        QStringLiteral("separate-windows"),
+        QStringLiteral("Open each TRACE in a window of its own (no other option then)."));
     const QCommandLineOption showFlows(QStringLiteral("show-flows"),
                                        QStringLiteral("Turn on View → Show All Flows in View."));
     const QCommandLineOption screenshot(
@@ -105,23 +111,33 @@ int main(int argc, char** argv) {
         QStringLiteral("window-size"),
         QStringLiteral("The window's size for --screenshot (default 1600x1000)."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    cli.addOptions(
-        {kernelInfo, select, tab, hotspot, range, marker, showFlows, screenshot, windowSize});
+    cli.addOptions({kernelInfo, select, tab, hotspot, range, marker, showFlows, screenshot,
+                    windowSize, separate});
     cli.process(app);
 
-    const QStringList args = cli.positionalArguments();
+    QStringList args;
+    for (const QString& arg : cli.positionalArguments()) {
+        if (QFileInfo(arg).isDir())
+            args << MainWindow::tracesInFolder(arg);
+        else
+            args << QFileInfo(arg).absoluteFilePath();
+    }
+    if (args.isEmpty() && !cli.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "stackline: no .json or .json.gz trace in %s\n",
+                     qPrintable(cli.positionalArguments().join(QLatin1Char(' '))));
+        return 2;
+    }
     const QString png = cli.value(screenshot);
-    if (args.size() > 1) {
+    if (cli.isSet(separate) && args.size() > 1) {
         for (const QCommandLineOption* o : {&kernelInfo, &select, &tab, &hotspot, &range, &marker,
                                             &showFlows, &screenshot, &windowSize})
             if (cli.isSet(*o)) {
-                std::fprintf(stderr, "stackline: --%s works with one TRACE only\n",
+                std::fprintf(stderr, "stackline: --%s does not work with --separate-windows\n",
                              qPrintable(o->names().constFirst()));
                 return 2;
             }
         for (qsizetype i = 1; i < args.size(); ++i)
-            if (!QProcess::startDetached(QCoreApplication::applicationFilePath(),
-                                         {QFileInfo(args[i]).absoluteFilePath()}))
+            if (!QProcess::startDetached(QCoreApplication::applicationFilePath(), {args[i]}))
                 std::fprintf(stderr, "stackline: cannot start a window for %s\n",
                              qPrintable(args[i]));
     }
@@ -213,6 +229,12 @@ int main(int argc, char** argv) {
     QString kinfo = cli.value(kernelInfo);
     if (exampleDir && kinfo.isEmpty() && !trace.isEmpty())
         kinfo = QDir(exampleDir->path()).filePath(QStringLiteral("example.torch_trace.log"));
-    if (!trace.isEmpty()) window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
+    if (args.size() > 1 && !cli.isSet(separate)) {
+        if (!kinfo.isEmpty())
+            std::fprintf(stderr, "stackline: --kernel-info is ignored with several traces\n");
+        window.openTraces(args);
+    } else if (!trace.isEmpty()) {
+        window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
+    }
     return app.exec();
 }

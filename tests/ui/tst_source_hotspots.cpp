@@ -232,12 +232,19 @@ private slots:
         QCOMPARE(app.exitCode(), 0);
         QVERIFY(QImage(png).width() > 0);
 
-        // Several traces: the screenshot options take one.
+        // Several traces open in one window, which a screenshot shows; in separate windows, the
+        // screenshot options would take one.
         QProcess many;
         many.start(QStringLiteral(STACKLINE_APP),
                    {kExample, kExample, QStringLiteral("--screenshot"), png});
         QVERIFY(many.waitForFinished(60000));
-        QCOMPARE(many.exitCode(), 2);
+        QCOMPARE(many.exitCode(), 0);
+        QProcess separate;
+        separate.start(QStringLiteral(STACKLINE_APP),
+                       {kExample, kExample, QStringLiteral("--separate-windows"),
+                        QStringLiteral("--screenshot"), png});
+        QVERIFY(separate.waitForFinished(60000));
+        QCOMPARE(separate.exitCode(), 2);
     }
 
 private:

@@ -208,12 +208,13 @@ private slots:
         QVERIFY(!state->selected().isValid());
         QVERIFY(state->highlighted().empty());
         QVERIFY(!state->canGoBack());
-        // A selection in the second document is not one of the first's.
+        // A selection in the second document is not one of the first's; it makes the second the
+        // current one, which the panels show.
         state->select(EventRef{other.get(), gelu_});
         QCOMPARE(state->selected().doc, other.get());
         QCOMPARE(state->selectedRow(first.get()), kNoRow);
-        QCOMPARE(window_->details()->event(), kNoRow);
-        QCOMPARE(window_->kernels()->markedSourceRow(), -1);
+        QCOMPARE(state->current(), other);
+        QCOMPARE(window_->details()->event(), gelu_);
         // An event of a document that is not loaded selects nothing.
         Document stray;
         state->select(EventRef{&stray, 0});
