@@ -142,12 +142,12 @@ StepsPanel::StepsPanel(ViewerState* state, QWidget* parent)
         const size_t ranks = c.steps->ranks.size(), steps = c.steps->steps.size();
         summary_->setText(
             steps == 0 ? tr("No ProfilerStep#N spans in these traces.")
-                       : tr("%1 ranks, %2 steps. Per rank: the step's duration, GPU compute "
-                            "time and time in collective kernels; the straggler (marked) is the "
-                            "rank whose collectives start last, the others wait for it. Click a "
-                            "cell to zoom every rank to that step.")
+                       : tr("%1 ranks, %2. Per rank: the step's duration, GPU compute time and "
+                            "time in collective kernels; the straggler (marked) is the rank whose "
+                            "collectives start last, the others wait for it. Click a cell to zoom "
+                            "every rank to that step.")
                              .arg(ranks)
-                             .arg(steps));
+                             .arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
         emit stepsChanged();
     });
     connect(state_, &ViewerState::documentsChanged, this, &StepsPanel::recompute);
