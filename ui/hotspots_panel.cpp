@@ -336,9 +336,9 @@ void HotspotsPanel::showHotspots(const Computed& c) {
     const KernelStacksOptions& options = c.options;
     if (r) {
         summary_->setText(
-            tr("%1 ranks, %2: charged GPU time %3; unresolved %4. Self time per "
-               "rank in the last columns. Select a line to highlight its kernels "
-               "on every rank.")
+            tr("%1 traces, %2: charged GPU time %3; unresolved %4. Self time per "
+               "trace in the last columns. Select a line to highlight its kernels "
+               "on every trace.")
                 .arg(docs_.size())
                 .arg(options.range.isAll()
                          ? tr("whole traces")
