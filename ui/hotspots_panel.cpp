@@ -39,22 +39,56 @@ std::vector<uint32_t> byStart(const EventTable& ev, std::vector<uint32_t> rows) 
 
 }  // namespace
 
-HotspotsModel::HotspotsModel()
-    : TableModel({tr("File"), tr("Line"), tr("Function"), tr("Code"), tr("Self"), tr("Total"),
-                  tr("Launches"), tr("Kernels")}) {}
+HotspotsModel::HotspotsModel() : TableModel(headers({})) {}
 
 void HotspotsModel::show(std::shared_ptr<const Document> doc,
                          std::shared_ptr<const Hotspots> hotspots) {
     hotspots_ = doc ? std::move(hotspots) : nullptr;
+    ranked_ = nullptr;
+    docs_.clear();
     setDocument(std::move(doc));
 }
 
+void HotspotsModel::showRanks(std::vector<std::shared_ptr<const Document>> docs,
+                              std::shared_ptr<const RankedHotspots> ranked) {
+    hotspots_ = nullptr;
+    ranked_ = std::move(ranked);
+    docs_ = std::move(docs);
+    setDocument(docs_.empty() ? nullptr : docs_.front());
+}
+
+QStringList HotspotsModel::headers(const std::vector<std::shared_ptr<const Document>>& docs) {
+    if (docs.size() <= 1)
+        return {tr("File"), tr("Line"),  tr("Function"), tr("Code"),
+                tr("Self"), tr("Total"), tr("Launches"), tr("Kernels")};
+    QStringList h{tr("File"),       tr("Line"),        tr("Function"),       tr("Code"),
+                  tr("Self (sum)"), tr("Total (sum)"), tr("Launches (sum)"), tr("Kernels")};
+    for (const auto& d : docs) h << QString::fromStdString(d->rank.label);
+    return h;
+}
+
 int HotspotsModel::rebuild() {
+    setHeaders(headers(ranked_ ? docs_ : std::vector<std::shared_ptr<const Document>>{}));
+    if (ranked_) return int(ranked_->lines.size());
     return doc_ && hotspots_ ? int(hotspots_->lines.size()) : 0;
+}
+
+const SourceLine& HotspotsModel::line(int row) const {
+    return ranked_ ? ranked_->lines[size_t(row)].sum : hotspots_->lines[size_t(row)];
+}
+
+const std::vector<uint32_t>& HotspotsModel::rowsIn(int row, const Document* doc) const {
+    static const std::vector<uint32_t> none;
+    if (!ranked_) return doc && doc == doc_.get() ? line(row).rows : none;
+    for (size_t i = 0; i < docs_.size(); ++i)
+        if (docs_[i].get() == doc) return ranked_->lines[size_t(row)].rows[i];
+    return none;
 }
 
 QVariant HotspotsModel::text(int row, int column) const {
     const SourceLine& l = line(row);
+    if (column >= FirstRank)
+        return formatMicroseconds(ranked_->lines[size_t(row)].selfUs[size_t(column - FirstRank)]);
     switch (column) {
         case File: {
             const QString file = QString::fromStdString(l.file);
@@ -81,6 +115,8 @@ QVariant HotspotsModel::text(int row, int column) const {
 QVariant HotspotsModel::extra(int row, int column, int role) const {
     const SourceLine& l = line(row);
     if (role == kSortRole) {
+        if (column >= FirstRank)
+            return ranked_->lines[size_t(row)].selfUs[size_t(column - FirstRank)];
         switch (column) {
             case File:
                 return QString::fromStdString(l.file);
@@ -96,6 +132,9 @@ QVariant HotspotsModel::extra(int row, int column, int role) const {
     }
     if (role == Qt::TextAlignmentRole && column >= Self)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column >= FirstRank)
+        return tr("Self time on %1")
+            .arg(QString::fromStdString(docs_[size_t(column - FirstRank)]->rank.label));
     // Stacks from the single-stack rule are guesses: say how many this line's figures hold.
     if (l.guessedLaunches && column == Launches && role == Qt::ForegroundRole)
         return uiColor(UiColor::Warning);
@@ -146,7 +185,7 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     connect(allKernels_, &QCheckBox::toggled, this, &HotspotsPanel::invalidate);
     connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
         const Computed c = watcher_.result();
-        if (c.generation == generation_) showHotspots(c.hotspots, c.options);
+        if (c.generation == generation_) showHotspots(c);
     });
     summary_ = new QLabel;
     summary_->setWordWrap(true);
@@ -187,19 +226,37 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
-    // Another document shown: reloaded, or another one of the window made current.
-    for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
-        connect(state_, shown, this, [this] { setDocument(state_->current()); });
+    connect(state_, &ViewerState::documentsChanged, this, &HotspotsPanel::setDocuments);
+    connect(state_, &ViewerState::currentChanged, this, [this] {
+        doc_ = state_->current();
+        // The range is the current document's: the other ranks' spans move with it.
+        if (ranks() && rangeOnly_->active()) invalidate();
+        if (selected_ >= 0) showLine(selected_);
+    });
+    // Another alignment moves the range over the other ranks' own times.
+    connect(state_, &ViewerState::offsetsChanged, this, [this] {
+        if (ranks() && rangeOnly_->active()) invalidate();
+    });
     connect(state_, &ViewerState::selectionChanged, this, &HotspotsPanel::followSelection);
-    setDocument(state_->current());
+    setDocuments();
 }
 
-void HotspotsPanel::setDocument(std::shared_ptr<const Document> doc) {
-    doc_ = std::move(doc);
-    ++generation_;  // drops a result for the previous document
-    // The document's own figures at once; recomputed when a toggle asks for others.
-    showHotspots(doc_ ? std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots) : nullptr, {});
-    if (allKernels_->isChecked()) invalidate();
+void HotspotsPanel::setDocuments() {
+    docs_ = state_->documents();
+    doc_ = state_->current();
+    ++generation_;  // drops a result for the previous documents
+    // One document's own figures at once; recomputed when a toggle asks for others. Several
+    // documents' lines are matched up off the GUI thread.
+    showHotspots(
+        {generation_,
+         {},
+         doc_ && !ranks() ? std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots) : nullptr,
+         nullptr});
+    // Several documents: their lines now, whether shown or not, for the tab's count.
+    if (ranks())
+        recompute();
+    else if (allKernels_->isChecked())
+        invalidate();
 }
 
 void HotspotsPanel::showEvent(QShowEvent* e) {
@@ -217,33 +274,78 @@ void HotspotsPanel::recompute() {
     if (!doc_) return;
     KernelStacksOptions options;
     if (const auto range = rangeOnly_->active()) options.range = range->range;
-    if (allKernels_->isChecked()) options.eager = &doc_->eager;
+    options.eager = allKernels_->isChecked() ? &doc_->eager : nullptr;
     ++generation_;
-    if (options.range.isAll() && !options.eager) {
-        showHotspots(std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots), options);
+    if (!ranks() && options.range.isAll() && !options.eager) {
+        showHotspots({generation_, options, std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots),
+                      nullptr});
         return;
     }
     // A big trace takes a while: off the GUI thread; a newer request supersedes this one.
     computing_ = true;
     summary_->setText(tr("Computing…"));
-    watcher_.setFuture(
-        QtConcurrent::run([doc = doc_, options, generation = generation_]() -> Computed {
-            return {generation, options,
-                    std::make_shared<const Hotspots>(
-                        computeHotspots(*doc->trace, doc->provenance, options))};
+    if (!ranks()) {
+        watcher_.setFuture(
+            QtConcurrent::run([doc = doc_, options, generation = generation_]() -> Computed {
+                return {generation, options,
+                        std::make_shared<const Hotspots>(
+                            computeHotspots(*doc->trace, doc->provenance, options)),
+                        nullptr};
+            }));
+        return;
+    }
+    // The range is the current document's: each rank gets the same span of the shared time axis.
+    std::vector<int64_t> shifts;
+    for (const auto& d : docs_)
+        shifts.push_back(state_->offsetNs(doc_.get()) - state_->offsetNs(d.get()));
+    const bool eager = options.eager != nullptr;
+    watcher_.setFuture(QtConcurrent::run(
+        [docs = docs_, options, shifts, eager, generation = generation_]() -> Computed {
+            std::vector<Hotspots> computed(docs.size());
+            std::vector<const Hotspots*> perDoc;
+            for (size_t i = 0; i < docs.size(); ++i) {
+                const Document& d = *docs[i];
+                KernelStacksOptions own;
+                if (!options.range.isAll())
+                    own.range = {options.range.start + shifts[i], options.range.end + shifts[i]};
+                own.eager = eager ? &d.eager : nullptr;
+                if (own.range.isAll() && !own.eager) {
+                    perDoc.push_back(&d.hotspots);
+                    continue;
+                }
+                computed[i] = computeHotspots(*d.trace, d.provenance, own);
+                perDoc.push_back(&computed[i]);
+            }
+            return {generation, options, nullptr,
+                    std::make_shared<const RankedHotspots>(rankHotspots(perDoc))};
         }));
 }
 
-void HotspotsPanel::showHotspots(std::shared_ptr<const Hotspots> hotspots,
-                                 KernelStacksOptions options) {
+void HotspotsPanel::showHotspots(const Computed& c) {
     computing_ = false;
-    shownOptions_ = options;
-    model_->show(doc_, std::move(hotspots));
+    shownOptions_ = c.options;
+    if (c.ranked)
+        model_->showRanks(docs_, c.ranked);
+    else
+        model_->show(doc_, c.hotspots);
     selected_ = -1;
     kernels_->clear();
     stepper_->setInstances(nullptr, {});
     const Hotspots* h = model_->hotspots();
-    if (!h) {
+    const RankedHotspots* r = model_->ranked();
+    const KernelStacksOptions& options = c.options;
+    if (r) {
+        summary_->setText(
+            tr("%1 traces, %2: charged GPU time %3; unresolved %4. Self time per "
+               "trace in the last columns. Select a line to highlight its kernels "
+               "on every trace.")
+                .arg(docs_.size())
+                .arg(options.range.isAll()
+                         ? tr("whole traces")
+                         : tr("selected range (%1)").arg(formatDuration(options.range.length())))
+                .arg(formatMicroseconds(r->annotatedGpuUs),
+                     formatMicroseconds(r->unresolvedGpuUs)));
+    } else if (!h) {
         summary_->clear();
     } else {
         const QString scope =
@@ -288,16 +390,22 @@ void HotspotsPanel::chooseLine(int sourceRow) {
         return;
     }
     const SourceLine& l = model_->line(sourceRow);
+    // On every document shown: the line's kernel events there.
+    std::vector<std::vector<uint32_t>> rows;
+    for (const auto& d : state_->documents()) rows.push_back(model_->rowsIn(sourceRow, d.get()));
     // A click both activates the row and makes it current: choose once.
-    if (sourceRow == selected_ && state_->highlighted() == l.rows) return;
+    bool same = sourceRow == selected_;
+    for (size_t i = 0; same && i < rows.size(); ++i)
+        same = state_->highlighted(state_->documents()[i].get()) == rows[i];
+    if (same) return;
     showLine(sourceRow);
-    state_->setHighlighted(l.rows);
+    state_->setHighlights(std::move(rows));
     if (l.line > 0)
         state_->showSource(QString::fromStdString(l.file), l.line, QString::fromStdString(l.code));
 }
 
-int HotspotsPanel::lineOf(uint32_t event) const {
-    const auto frame = innermostFrame(*doc_, event);
+int HotspotsPanel::lineOf(const Document& doc, uint32_t event) const {
+    const auto frame = innermostFrame(doc, event);
     if (!frame) return -1;
     const std::string file = frame->file.toStdString();
     for (int r = 0; r < model_->rowCount(); ++r)
@@ -306,14 +414,15 @@ int HotspotsPanel::lineOf(uint32_t event) const {
 }
 
 void HotspotsPanel::followSelection() {
-    const uint32_t event = state_->selectedRow(doc_.get());
-    if (event == kNoRow || !doc_->isKernel(event)) return;
+    const EventRef selected = state_->selected();
+    if (!selected.isValid() || !model_->rowCount() || !selected.doc->isKernel(selected.row)) return;
+    const uint32_t event = selected.row;
     // The line shown launched it too (the user chose one of its kernels): keep it.
     if (selected_ >= 0) {
-        const auto& rows = model_->line(selected_).rows;
+        const auto& rows = model_->rowsIn(selected_, selected.doc);
         if (std::find(rows.begin(), rows.end(), event) != rows.end()) return;
     }
-    const int line = lineOf(event);
+    const int line = lineOf(*selected.doc, event);
     if (line < 0) return;
     following_ = true;
     table_->markSourceRow(line);
@@ -324,6 +433,7 @@ void HotspotsPanel::followSelection() {
 void HotspotsPanel::showLine(int sourceRow) {
     selected_ = sourceRow;
     const SourceLine& l = model_->line(sourceRow);
+    const std::vector<uint32_t>& rows = model_->rowsIn(sourceRow, doc_.get());
     const EventTable& ev = doc_->events();
     // Per kernel name: instances and time.
     struct Agg {
@@ -332,7 +442,7 @@ void HotspotsPanel::showLine(int sourceRow) {
     };
     std::map<std::string, Agg> byName;
     std::set<std::string> guessed;  // kernels whose stack here is a single-stack guess
-    for (uint32_t r : l.rows) {
+    for (uint32_t r : rows) {
         Agg& a = byName[std::string(ev.nameOf(r))];
         if (doc_->provenance.origins.of(r) == StackOrigin::SingleStack)
             guessed.insert(std::string(ev.nameOf(r)));
@@ -356,7 +466,7 @@ void HotspotsPanel::showLine(int sourceRow) {
             nameToolTip(name) +
             (guess ? tr("<p>Stack guessed: the only stack of its graph</p>") : QString()));
     }
-    stepper_->setInstances(doc_, byStart(ev, l.rows));
+    stepper_->setInstances(doc_, byStart(ev, rows));
     const QString file = QString::fromStdString(l.file);
     summary_->setText(tr("<b>%1:%2</b> in %3 — %4 launches of %5 kernels, self %6, total %7")
                           .arg(QFileInfo(file).fileName().toHtmlEscaped())
@@ -365,6 +475,10 @@ void HotspotsPanel::showLine(int sourceRow) {
                           .arg(l.launches)
                           .arg(l.kernels.size())
                           .arg(formatMicroseconds(l.selfUs), formatMicroseconds(l.totalUs)));
+    if (ranks())
+        summary_->setText(summary_->text() +
+                          tr("; listed: the kernels on %1")
+                              .arg(QString::fromStdString(doc_->rank.label).toHtmlEscaped()));
     summary_->setToolTip(file);
 }
 
@@ -374,7 +488,7 @@ void HotspotsPanel::chooseKernel(const QString& name) {
     const QByteArray utf8 = name.toUtf8();
     const std::string_view wanted(utf8.constData(), size_t(utf8.size()));
     std::vector<uint32_t> rows;
-    for (uint32_t r : model_->line(selected_).rows)
+    for (uint32_t r : model_->rowsIn(selected_, doc_.get()))
         if (ev.nameOf(r) == wanted) rows.push_back(r);
     if (rows.empty()) return;
     rows = byStart(ev, std::move(rows));

@@ -7,7 +7,10 @@
 // instances of the kernel chosen in the list (choosing one selects its first instance;
 // double-clicking it or "Show Kernel Code" also asks for the Kernel code tab). When
 // another kernel is selected, the line that launched it is marked and listed (the highlight stays
-// what the user chose).
+// what the user chose). With several documents (the ranks of a job) lines are matched across them
+// by file, line and function (core rankHotspots), a column per rank gives its self time, the
+// Self, Total and Launches columns their sums; a line's kernels are highlighted on every rank, the
+// list and stepper go through the current document's.
 #pragma once
 
 #include <QFutureWatcher>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "document.h"
+#include "rank_hotspots.h"
 #include "table_model.h"
 
 class InstanceStepper;
@@ -29,23 +33,38 @@ class ViewerState;
 class HotspotsModel : public TableModel {
     Q_OBJECT
 public:
-    enum Column { File, Line, Function, Code, Self, Total, Launches, Kernels };
+    // With several documents, a self-time column per document follows Kernels.
+    enum Column { File, Line, Function, Code, Self, Total, Launches, Kernels, FirstRank };
 
     HotspotsModel();
 
     // Shows these lines of doc (null: none).
     void show(std::shared_ptr<const Document> doc,
               std::shared_ptr<const stackline::Hotspots> hotspots);
-    const stackline::SourceLine& line(int row) const { return hotspots_->lines[size_t(row)]; }
-    // The figures shown (null when none).
+    // Shows the lines of several documents, side by side (null ranked: none).
+    void showRanks(std::vector<std::shared_ptr<const Document>> docs,
+                   std::shared_ptr<const stackline::RankedHotspots> ranked);
+    // A line's figures (with several documents: their sums, without rows).
+    const stackline::SourceLine& line(int row) const;
+    // The line's kernel events in doc (empty when doc is not shown).
+    const std::vector<uint32_t>& rowsIn(int row, const Document* doc) const;
+    // The figures shown with one document (null when none, or several documents).
     const stackline::Hotspots* hotspots() const { return hotspots_.get(); }
+    // The figures shown with several documents (null when one or none).
+    const stackline::RankedHotspots* ranked() const { return ranked_.get(); }
+    // Documents with a column of their own (0 with one document).
+    int rankCount() const { return ranked_ ? int(docs_.size()) : 0; }
 
 private:
+    // The column headers for these documents (one: none of their own).
+    static QStringList headers(const std::vector<std::shared_ptr<const Document>>& docs);
     int rebuild() override;
     QVariant text(int row, int column) const override;
     QVariant extra(int row, int column, int role) const override;
 
     std::shared_ptr<const stackline::Hotspots> hotspots_;
+    std::shared_ptr<const stackline::RankedHotspots> ranked_;
+    std::vector<std::shared_ptr<const Document>> docs_;  // with ranked_
 };
 
 class HotspotsPanel : public QWidget {
@@ -79,12 +98,19 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
-    void setDocument(std::shared_ptr<const Document> doc);
+    struct Computed {
+        uint64_t generation = 0;
+        stackline::KernelStacksOptions options;
+        std::shared_ptr<const stackline::Hotspots> hotspots;      // one document
+        std::shared_ptr<const stackline::RankedHotspots> ranked;  // several
+    };
+    // The viewer's documents were replaced.
+    void setDocuments();
+    bool ranks() const { return docs_.size() > 1; }
     // The toggles or the range changed: recompute now when shown, else when next shown.
     void invalidate();
     void recompute();
-    void showHotspots(std::shared_ptr<const stackline::Hotspots> hotspots,
-                      stackline::KernelStacksOptions options);
+    void showHotspots(const Computed& computed);
     // The user chose a line: highlight its kernels, show its source.
     void chooseLine(int sourceRow);
     // Lists a line's kernels and sums it up; the stepper goes through its kernel events.
@@ -94,10 +120,11 @@ private:
     // Marks and lists the line that launched the selected kernel.
     void followSelection();
     // The source-model row of an event's innermost frame, or -1.
-    int lineOf(uint32_t event) const;
+    int lineOf(const Document& doc, uint32_t event) const;
 
     ViewerState* state_;
-    std::shared_ptr<const Document> doc_;
+    std::vector<std::shared_ptr<const Document>> docs_;
+    std::shared_ptr<const Document> doc_;  // the current one: its kernels are listed
     HotspotsModel* model_;
     TablePanel* table_;
     QLabel* summary_;
@@ -105,11 +132,6 @@ private:
     InstanceStepper* stepper_;
     RangeToggle* rangeOnly_;
     QCheckBox* allKernels_;
-    struct Computed {
-        uint64_t generation = 0;
-        stackline::KernelStacksOptions options;
-        std::shared_ptr<const stackline::Hotspots> hotspots;
-    };
     QFutureWatcher<Computed> watcher_;
     uint64_t generation_ = 0;  // of the latest request; older results are dropped
     stackline::KernelStacksOptions shownOptions_;

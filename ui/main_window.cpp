@@ -37,6 +37,7 @@
 #include "selection_panel.h"
 #include "shortcuts_dialog.h"
 #include "source_view.h"
+#include "steps_panel.h"
 #include "timeline_view.h"
 #include "trace_file_watcher.h"
 #include "trace_set.h"
@@ -101,6 +102,7 @@ void MainWindow::buildLayout() {
     flame_ = new FlamePanel(state_);
     code_ = new KernelCodePanel(state_);
     diff_ = new DiffPanel(state_);
+    steps_ = new StepsPanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
@@ -115,6 +117,17 @@ void MainWindow::buildLayout() {
     tabs_->addTab(selection_, tr("Selection"));
     tabs_->addTab(flame_, tr("Flame"));
     tabs_->addTab(code_, tr("Kernel code"));
+    tabs_->addTab(steps_, tr("Steps"));
+    // Greyed when there is no step to list (a single trace without ProfilerStep spans); not
+    // while computing, which would move a user (or --tab steps) off it.
+    auto updateSteps = [this] {
+        const int i = tabs_->indexOf(steps_);
+        tabs_->setTabEnabled(i, steps_->hasSteps() || steps_->isComputing());
+        tabs_->setTabText(i, steps_->hasSteps() ? tr("Steps (%1)").arg(steps_->model()->rowCount())
+                                                : tr("Steps"));
+    };
+    connect(steps_, &StepsPanel::stepsChanged, this, updateSteps);
+    updateSteps();
     tabs_->addTab(diff_, tr("Diff"));
     tabs_->setTabVisible(tabs_->indexOf(diff_), false);  // until two runs are compared
     banner_ = new ReloadBanner;
@@ -547,9 +560,9 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
     QWidget* pages[] = {kernels_,   unresolved_, diagnostics_, hotspots_, source_,
-                        selection_, flame_,      code_,        diff_};
+                        selection_, flame_,      code_,        steps_,    diff_};
     const char* names[] = {"kernels",   "unresolved", "diagnostics", "hotspots", "source",
-                           "selection", "flame",      "code",        "diff"};
+                           "selection", "flame",      "code",        "steps",    "diff"};
     for (size_t i = 0; i < std::size(pages); ++i)
         if (n == QLatin1String(names[i]) && tabs_->isTabVisible(tabs_->indexOf(pages[i]))) {
             tabs_->setCurrentWidget(pages[i]);

@@ -25,6 +25,7 @@ class FlamePanel;
 class KernelCodePanel;
 class KernelsPanel;
 class SelectionPanel;
+class StepsPanel;
 class QAction;
 class QMenu;
 class QProgressBar;
@@ -94,13 +95,14 @@ public:
     DiffPanel* diff() const { return diff_; }
     SourceView* source() const { return source_; }
     KernelCodePanel* kernelCode() const { return code_; }
+    StepsPanel* steps() const { return steps_; }
     ReloadBanner* reloadBanner() const { return banner_; }
     TraceFileWatcher* fileWatcher() const { return watcher_; }
     QTabWidget* tabs() const { return tabs_; }
     // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
     QAction* showAllFlowsAction() const { return showAllFlows_; }
-    // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame or
-    // code (Kernel code), or diff (shown when comparing two runs); false if none.
+    // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame,
+    // code (Kernel code), steps, or diff (shown when comparing two runs); false if none.
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts, of the current
     // trace).
@@ -168,6 +170,7 @@ private:
     SourceView* source_;
     FlamePanel* flame_;
     KernelCodePanel* code_;
+    StepsPanel* steps_;
     QTabWidget* tabs_;
     QAction* showAllFlows_ = nullptr;
     SearchController* search_;

@@ -29,6 +29,9 @@ public:
 protected:
     // Derives the rows from the new doc_ (null: none) and says how many there are.
     virtual int rebuild() = 0;
+    // Replaces the column headers; from rebuild() only, where the columns may change with the
+    // rows (one per rank of a job).
+    void setHeaders(QStringList headers) { headers_ = std::move(headers); }
     // What a cell shows (Qt::DisplayRole).
     virtual QVariant text(int row, int column) const = 0;
     // Any other role of a cell; an invalid value means the default (for kSortRole and

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
         QStringLiteral("tab"),
         QStringLiteral(
             "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame, "
-            "code (Kernel code) or diff (with --compare)."),
+            "code (Kernel code), steps or diff (with --compare)."),
         QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),
