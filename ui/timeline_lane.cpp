@@ -121,8 +121,10 @@ void TimelineLane::paintHeader(QPainter& p, const QRect& r, bool current) const 
     p.setFont(bold);
     p.setPen(uiColor(UiColor::Text));
     const QString name = QFileInfo(doc->tracePath()).fileName();
-    const QString text =
-        doc->label() == name ? name : QStringLiteral("%1   %2").arg(doc->label(), name);
+    // A label that names the file already ("base: run.json") is not followed by it again.
+    const QString text = doc->label().contains(name)
+                             ? doc->label()
+                             : QStringLiteral("%1   %2").arg(doc->label(), name);
     p.drawText(r.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(text, Qt::ElideMiddle, r.width() - 16));
 }
