@@ -156,7 +156,8 @@ private slots:
         Run r = cli({"diff", QString::fromStdString(kData + "renamed/base.json"),
                      QString::fromStdString(kData + "renamed/new.json"), "--json"});
         QCOMPARE(r.code, 0);
-        for (const json& k : json::parse(r.out.toStdString())["kernels"])
+        const json out = json::parse(r.out.toStdString());
+        for (const json& k : out["kernels"])
             QVERIFY(!k["renamed"].get<bool>());
     }
     // 4 steps against 2: times per step, rounded to the nearest ns, and deltas on those.
