@@ -203,6 +203,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     lanes_.front()->painter->paintRuler(p, axis_, size.width(), zoom_->traceStart());
     paintMarkers(p, axis_, state_->markers(), size.height());
     paintDrags(p);
+    emit framePainted();
 }
 
 void TimelineView::paintTraceHeaders(QPainter& p) {

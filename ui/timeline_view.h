@@ -71,6 +71,10 @@ public slots:
     // Draws every flow whose ends are in the window, not only the selected event's.
     void setShowAllFlows(bool on);
 
+signals:
+    // A frame with the loaded traces on it was painted (the benchmark's "first frame").
+    void framePainted();
+
 protected:
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;

@@ -1,7 +1,7 @@
 // stackline: the desktop viewer.
 //   stackline [TRACE...] [--kernel-info KINFO] [--compare NEW_TRACE] [--select NAME_OR_UID]
 //             [--tab TAB] [--hotspot N] [--range START_US:END_US] [--marker US]... [--show-flows]
-//             [--screenshot PNG [--window-size WxH]]
+//             [--screenshot PNG [--window-size WxH]] [--timings]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
 // with its recorded source folder /home/alice/proj mapped there) with its TORCH_TRACE log as
 // kernel information unless --kernel-info names other: the log holds the generated code too.
@@ -11,7 +11,9 @@
 // the panels show. --compare opens NEW_TRACE beside the one TRACE as File → Compare With… does
 // (TRACE the base run) before the other options apply. With --screenshot it loads the trace,
 // selects and centres the event, renders the whole window (1600x1000 unless --window-size) to PNG
-// and exits (0 on success, 2 when the trace cannot be loaded or the event is not found).
+// and exits (0 on success, 2 when the trace cannot be loaded or the event is not found). With
+// --timings it prints when the trace's first frame was painted and when every panel was filled,
+// in seconds from the start of the process, then exits (tests/bench/bench_viewer reads them).
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -21,8 +23,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "diagnostic.h"
 #include "diff_panel.h"
@@ -57,6 +61,7 @@ QString extractExample(const QString& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const auto started = std::chrono::steady_clock::now();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Stackline"));
     QApplication::setApplicationName(QStringLiteral("stackline"));
@@ -118,8 +123,12 @@ int main(int argc, char** argv) {
         QStringLiteral("window-size"),
         QStringLiteral("The window's size for --screenshot (default 1600x1000)."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption timings(
+        QStringLiteral("timings"),
+        QStringLiteral("Print the seconds from start to the trace's first frame and to every "
+                       "panel filled, then quit."));
     cli.addOptions({kernelInfo, compare, select, tab, hotspot, range, marker, showFlows, screenshot,
-                    windowSize, separate});
+                    windowSize, separate, timings});
     cli.process(app);
 
     QStringList args;
@@ -246,6 +255,24 @@ int main(int argc, char** argv) {
             window.compareWith(QFileInfo(newTrace).absoluteFilePath());
     });
     QObject::connect(&window, &MainWindow::comparisonLoaded, &window, shown);
+    if (cli.isSet(timings)) {
+        auto print = [started](const char* what) {
+            std::fprintf(
+                stderr, "timings: %s=%.3f\n", what,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+            std::fflush(stderr);
+        };
+        QObject::connect(window.timeline(), &TimelineView::framePainted, &window,
+                         [print, printed = false]() mutable {
+                             if (!std::exchange(printed, true)) print("first-frame");
+                         });
+        // Filled once the load's last results are in and the window has painted them.
+        QObject::connect(&window, &MainWindow::documentLoaded, &window, [&window, print] {
+            window.repaint();
+            print("panels");
+            QCoreApplication::exit(0);
+        });
+    }
     QObject::connect(&window, &MainWindow::loadFailed, &window, [&](const QString& message) {
         std::fprintf(stderr, "stackline: %s\n", qPrintable(message));
         if (!png.isEmpty()) QCoreApplication::exit(2);
