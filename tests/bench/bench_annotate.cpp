@@ -1,6 +1,8 @@
 // bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] [--reference ORACLE] [--gzip]
+//                [--shape kineto|deep]
 //
-// For each size (MiB): generates a Kineto-layout trace, times `cp` of it and
+// For each size (MiB): generates a trace of the shape (kineto: Kineto's layout; deep: Python
+// frames around every op, compact), times `cp` of it and
 // `stackline-cli annotate ... --timings` taking turns, and prints load/process/export times, MB/s,
 // the ratio to cp and peak RSS. On the first size <= 64 MiB it also runs the reference when
 // --reference gives the path of its oracle.py (see tests/golden/README.md) and python3 exists, and
@@ -43,6 +45,7 @@ struct Options {
     std::string dir;
     std::string reference;
     bool gzip = false;
+    stackline::bench::TraceShape shape = stackline::bench::TraceShape::kKineto;
 };
 
 struct Proc {
@@ -200,7 +203,7 @@ std::string trim(std::string s) {
 void usage() {
     std::fprintf(stderr,
                  "usage: bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] "
-                 "[--reference ORACLE.py] [--gzip]\n");
+                 "[--reference ORACLE.py] [--gzip] [--shape kineto|deep]\n");
     std::exit(2);
 }
 
@@ -229,6 +232,10 @@ Options parseOptions(int argc, char** argv) {
             opt.reference = value();
         } else if (arg == "--gzip") {
             opt.gzip = true;
+        } else if (arg == "--shape") {
+            const auto shape = stackline::bench::traceShapeNamed(value());
+            if (!shape) usage();
+            opt.shape = *shape;
         } else {
             usage();
         }
@@ -295,7 +302,7 @@ int run(const Options& opt) {
     for (const double sizeMb : opt.sizesMb) {
         const auto genStart = std::chrono::steady_clock::now();
         const stackline::bench::GeneratedTrace trace =
-            stackline::bench::generateTrace(dir, uint64_t(sizeMb * kMiB), kSeed, true);
+            stackline::bench::generateTrace(dir, uint64_t(sizeMb * kMiB), kSeed, true, opt.shape);
         const double genSecs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - genStart).count();
         cleanup.files.push_back(trace.tracePath);

@@ -1,5 +1,5 @@
-// The Kineto events of the synthetic traces: cpu_ops, runtime calls, GPU activities, their flows
-// and the metadata events, each written to a Sink in Kineto's field order.
+// The Kineto events of the synthetic traces: cpu_ops, Python frames, runtime calls, GPU activities,
+// their flows and the metadata events, each written to a Sink in Kineto's field order.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,32 @@ public:
         argsClose();
         close();
         if (op.flowPh) flow(op.flowPh, op.flowId, pid_, tid, op.ts, "fwdbwd");
+    }
+
+    void pyFrames(const std::vector<PyFrame>& frames, uint64_t tid) {
+        for (const PyFrame& f : frames) pyFrame(f, tid);
+    }
+
+    void pyFrame(const PyFrame& f, uint64_t tid) {
+        open();
+        head("python_function", f.name, -1, pid_, tid, f.ts, f.dur);
+        argsOpen();
+        s_.lit("\"Python parent id\": ");
+        if (f.parentId) {
+            s_.u64(f.parentId);
+        } else {
+            s_.lit("null");
+        }
+        s_.lit(", \"Python id\": ");
+        s_.u64(f.id);
+        if (f.moduleId >= 0) {
+            s_.lit(", \"Python module id\": ");
+            s_.u64(uint64_t(f.moduleId));
+        }
+        s_.lit(", \"Ev Idx\": ");
+        s_.u64(f.evIdx);
+        argsClose();
+        close();
     }
 
     // NVIDIA order: [GPU activity][f][runtime][s].

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 #include "step_builder.h"
 #include "trace_events.h"
@@ -17,7 +18,7 @@
 namespace stackline::bench {
 namespace {
 
-void writeHeader(Sink& s, uint32_t seed) {
+void writeHeader(Sink& s, uint32_t seed, bool withStack) {
     const bool p = s.pretty();
     const std::string b2 = br(p, 2), b4 = br(p, 4), b6 = br(p, 6);
     char traceId[40];
@@ -36,9 +37,9 @@ void writeHeader(Sink& s, uint32_t seed) {
           "\"sharedMemPerMultiprocessor\": 167936" +
           (p ? b4 : "") + "}" + (p ? b2 : "") + "]," + b2 + "\"cupti_version\": 24," + b2 +
           "\"cuda_runtime_version\": 12040," + b2 + "\"cuda_driver_version\": 12040," + b2 +
-          "\"record_shapes\": 1," + b2 + "\"with_stack\": 0," + b2 + "\"with_flops\": 0," + b2 +
-          "\"with_modules\": 0," + b2 + "\"profile_memory\": 0," + b2 + "\"trace_id\": \"" +
-          traceId + "\"," + b2 + "\"displayTimeUnit\": \"ms\"," + b2 +
+          "\"record_shapes\": 1," + b2 + "\"with_stack\": " + (withStack ? "1" : "0") + "," + b2 +
+          "\"with_flops\": 0," + b2 + "\"with_modules\": 0," + b2 + "\"profile_memory\": 0," + b2 +
+          "\"trace_id\": \"" + traceId + "\"," + b2 + "\"displayTimeUnit\": \"ms\"," + b2 +
           "\"baseTimeNanoseconds\": 1727743122000000000," + b2 + "\"traceEvents\": [");
 }
 
@@ -69,7 +70,7 @@ void writeTrailer(Sink& s, Emitter& e, uint64_t pid, uint64_t autogradTid, int64
     s.lit(s.pretty() ? "\n}\n" : "}\n");
 }
 
-enum class Block { kAutograd, kMain, kGpu };
+enum class Block { kAutograd, kMain, kPython, kGpu };
 
 void emitBlock(Emitter& e, const Step& step, Block block, uint64_t pid, uint64_t autogradTid) {
     switch (block) {
@@ -79,36 +80,59 @@ void emitBlock(Emitter& e, const Step& step, Block block, uint64_t pid, uint64_t
         case Block::kMain:
             e.cpuOps(step.main, pid);
             break;
+        case Block::kPython:
+            e.pyFrames(step.autogradFrames, autogradTid);
+            e.pyFrames(step.frames, pid);
+            break;
         case Block::kGpu:
             e.launches(step.launches);
             break;
     }
 }
 
+// The blocks of the file in their order: Kineto writes each CPU thread's ops (the autograd thread
+// first), then the Python frames, then the GPU and runtime events in launch order.
+std::vector<Block> blocksOf(TraceShape shape) {
+    if (shape == TraceShape::kDeepStacks) {
+        return {Block::kAutograd, Block::kMain, Block::kPython, Block::kGpu};
+    }
+    return {Block::kAutograd, Block::kMain, Block::kGpu};
+}
+
 }  // namespace
 
+std::optional<TraceShape> traceShapeNamed(std::string_view name) {
+    if (name == "kineto") return TraceShape::kKineto;
+    if (name == "deep") return TraceShape::kDeepStacks;
+    return std::nullopt;
+}
+
 GeneratedTrace generateTrace(const std::string& dir, uint64_t targetBytes, uint32_t seed,
-                             bool pretty) {
+                             bool pretty, TraceShape shape) {
     std::filesystem::create_directories(dir);
-    const std::string stem =
-        dir + "/bench_" + std::to_string(targetBytes) + "_" + std::to_string(seed);
+    const bool deep = shape == TraceShape::kDeepStacks;
+    if (deep) pretty = false;
+    const Layout layout = deep ? Layout::kMinified : pretty ? Layout::kKineto : Layout::kOneLine;
+    const std::string stem = dir + (deep ? "/bench_deep_" : "/bench_") +
+                             std::to_string(targetBytes) + "_" + std::to_string(seed);
     GeneratedTrace out{stem + ".pt.trace.json", stem + ".kernel_info.json", 0, 0};
     const Model model(pretty);
-    const uint64_t pid = 1000000 + mix(seed) % 3000000;
+    // A deep trace comes from a container, whose process ids are small.
+    const uint64_t pid = deep ? 100 + mix(seed) % 900 : 1000000 + mix(seed) % 3000000;
     const uint64_t autogradTid = pid + 1 + mix(seed + 7) % 500;
-    constexpr Block kBlocks[] = {Block::kAutograd, Block::kMain, Block::kGpu};
+    const std::vector<Block> blocks = blocksOf(shape);
 
     // Size the trace from the first steps, written to a counting sink.
     uint64_t steps = 0;
     {
         constexpr uint64_t kSample = 16;
-        Sink counter(nullptr, pretty);
+        Sink counter(nullptr, layout);
         Emitter e(counter, pid);
-        StepBuilder builder(model, seed, pid, autogradTid);
+        StepBuilder builder(model, seed, pid, autogradTid, deep);
         Step step;
         for (uint64_t i = 0; i < kSample; ++i) {
             builder.build(i, step);
-            for (Block block : kBlocks) emitBlock(e, step, block, pid, autogradTid);
+            for (Block block : blocks) emitBlock(e, step, block, pid, autogradTid);
         }
         const double perStep = double(counter.written()) / double(kSample);
         steps = std::max<uint64_t>(1, uint64_t(std::llround(double(targetBytes) / perStep)));
@@ -119,15 +143,16 @@ GeneratedTrace generateTrace(const std::string& dir, uint64_t targetBytes, uint3
         throw std::runtime_error("cannot create " + out.tracePath + ": " + std::strerror(errno));
     }
     try {
-        Sink sink(file, pretty);
-        writeHeader(sink, seed);
+        Sink sink(file, layout);
+        writeHeader(sink, seed, deep);
         Emitter e(sink, pid);
-        // Kineto writes each CPU thread's events (the autograd thread first), then the GPU and
-        // runtime events in launch order; each block is one pass over regenerated steps.
+        // Each block is one pass over regenerated steps.
         int64_t end = 0;
         Step step;
-        for (Block block : kBlocks) {
-            StepBuilder builder(model, seed, pid, autogradTid);
+        for (Block block : blocks) {
+            StepBuilder builder(model, seed, pid, autogradTid, deep);
+            // The frames around all steps come first; the passes before this one found the end.
+            if (block == Block::kPython) e.pyFrames(builder.outerFrames(end - 10 * kUs), pid);
             for (uint64_t i = 0; i < steps; ++i) {
                 builder.build(i, step);
                 emitBlock(e, step, block, pid, autogradTid);

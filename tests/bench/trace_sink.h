@@ -29,21 +29,22 @@ inline uint64_t hashName(std::string_view s) {
     return h;
 }
 
-// Buffered writer. Kineto's layout and the compact one differ only in the breaks between fields.
+// How the events are laid out: Kineto's own (each event over several lines), one event per line,
+// or one event per line without the spaces between tokens, as json.dumps(separators=(",", ":")).
+enum class Layout : uint8_t { kKineto, kOneLine, kMinified };
+
+// Buffered writer. The layouts differ only in the whitespace between tokens.
 class Sink {
 public:
-    Sink(std::FILE* file, bool pretty) : file_(file), pretty_(pretty), buf_(kCapacity) {}
+    Sink(std::FILE* file, Layout layout) : file_(file), layout_(layout), buf_(kCapacity) {}
 
-    bool pretty() const { return pretty_; }
+    bool pretty() const { return layout_ == Layout::kKineto; }
     uint64_t written() const { return flushed_ + len_; }
 
+    // JSON text, written in the sink's layout; a string may span several calls.
     void lit(std::string_view s) {
-        if (len_ + s.size() > kCapacity) {
-            flush();
-            if (s.size() > kCapacity) return writeOut(s.data(), s.size());
-        }
-        std::memcpy(buf_.data() + len_, s.data(), s.size());
-        len_ += s.size();
+        if (layout_ == Layout::kMinified) return minified(s);
+        raw(s);
     }
 
     void u64(uint64_t v) {
@@ -64,7 +65,7 @@ public:
         } else {
             *--p = char('0' + v);
         }
-        lit({p, size_t(tmp + sizeof tmp - p)});
+        raw({p, size_t(tmp + sizeof tmp - p)});
     }
 
     // Kineto's fmtTs: integer µs, '.', exactly three digits.
@@ -73,14 +74,14 @@ public:
         const int frac = int(ns % kUs);
         const char digits[4] = {'.', char('0' + frac / 100), char('0' + frac / 10 % 10),
                                 char('0' + frac % 10)};
-        lit({digits, 4});
+        raw({digits, 4});
     }
 
     // Between two fields: newline and indentation in Kineto's layout, a space otherwise.
-    void br(int indent) { pretty_ ? lit(kIndents.substr(0, size_t(indent) + 1)) : lit(" "); }
+    void br(int indent) { pretty() ? lit(kIndents.substr(0, size_t(indent) + 1)) : lit(" "); }
     // After an opening or before a closing brace: nothing in the compact layout.
     void br0(int indent) {
-        if (pretty_) lit(kIndents.substr(0, size_t(indent) + 1));
+        if (pretty()) lit(kIndents.substr(0, size_t(indent) + 1));
     }
 
     void flush() {
@@ -92,6 +93,38 @@ private:
     static constexpr size_t kCapacity = size_t(8) << 20;
     static constexpr std::string_view kIndents = "\n        ";
 
+    void raw(std::string_view s) {
+        if (len_ + s.size() > kCapacity) {
+            flush();
+            if (s.size() > kCapacity) return writeOut(s.data(), s.size());
+        }
+        std::memcpy(buf_.data() + len_, s.data(), s.size());
+        len_ += s.size();
+    }
+
+    // Drops the spaces outside strings; the state carries over, as callers split strings.
+    void minified(std::string_view s) {
+        size_t from = 0;
+        for (size_t i = 0; i < s.size(); ++i) {
+            const char c = s[i];
+            if (inString_) {
+                if (escaped_) {
+                    escaped_ = false;
+                } else if (c == '\\') {
+                    escaped_ = true;
+                } else if (c == '"') {
+                    inString_ = false;
+                }
+            } else if (c == '"') {
+                inString_ = true;
+            } else if (c == ' ') {
+                raw(s.substr(from, i - from));
+                from = i + 1;
+            }
+        }
+        raw(s.substr(from));
+    }
+
     void writeOut(const char* data, size_t n) {
         if (file_ && n && std::fwrite(data, 1, n, file_) != n) {
             throw std::runtime_error(std::string("trace write failed: ") + std::strerror(errno));
@@ -100,10 +133,11 @@ private:
     }
 
     std::FILE* file_;  // null: count bytes only
-    bool pretty_;
+    Layout layout_;
     std::vector<char> buf_;
     size_t len_ = 0;
     uint64_t flushed_ = 0;
+    bool inString_ = false, escaped_ = false;  // where kMinified is in the JSON text
 };
 
 // Sink::br for strings built once per layout.
