@@ -46,6 +46,7 @@ constexpr std::string_view kCompiledBackward[] = {
     "torch/_inductor/utils.py(2226): run",
     "/tmp/torchinductor_user/3m/c3mzeyl2bp6fzt4hyjv7ck5cqurpdbiy3slgkaxn2r6agezl7wbn.py(1024): "
     "call"};
+constexpr std::string_view kAssertSizeStride = "<built-in function assert_size_stride>";
 constexpr std::string_view kEmptyStrided =
     "<built-in method empty_strided of type object at 0x7f3c0b41df60>";
 constexpr std::string_view kRawStream = "<built-in function _cuda_getCurrentRawStream>";
@@ -171,6 +172,8 @@ void StepBuilder::launch(Thread& t, const ApiDef& api, Flow flow, const GpuDef* 
 }
 
 void StepBuilder::runGraph(Thread& t, const std::vector<GraphItem>& graph, uint64_t step) {
+    // The generated module checks each input's layout; a graph has about as many as kernels.
+    for (size_t i = 0; i < graph.size(); ++i) builtin(t, kAssertSizeStride);
     // Inductor's wrapper allocates its buffers first; the allocator checks for stream capture.
     call(t, kEmptyStrided);
     begin(t, "aten::empty_strided", model_.emptyArgs);
