@@ -18,7 +18,9 @@
 namespace stackline::bench {
 namespace {
 
-void writeHeader(Sink& s, uint32_t seed, bool withStack) {
+// pythonStacks: the profiler options that record Python frames and their nn.Modules were on.
+void writeHeader(Sink& s, uint32_t seed, bool pythonStacks) {
+    const std::string on = pythonStacks ? "1" : "0";
     const bool p = s.pretty();
     const std::string b2 = br(p, 2), b4 = br(p, 4), b6 = br(p, 6);
     char traceId[40];
@@ -37,8 +39,8 @@ void writeHeader(Sink& s, uint32_t seed, bool withStack) {
           "\"sharedMemPerMultiprocessor\": 167936" +
           (p ? b4 : "") + "}" + (p ? b2 : "") + "]," + b2 + "\"cupti_version\": 24," + b2 +
           "\"cuda_runtime_version\": 12040," + b2 + "\"cuda_driver_version\": 12040," + b2 +
-          "\"record_shapes\": 1," + b2 + "\"with_stack\": " + (withStack ? "1" : "0") + "," + b2 +
-          "\"with_flops\": 0," + b2 + "\"with_modules\": 0," + b2 + "\"profile_memory\": 0," + b2 +
+          "\"record_shapes\": 1," + b2 + "\"with_stack\": " + on + "," + b2 + "\"with_flops\": 0," +
+          b2 + "\"with_modules\": " + on + "," + b2 + "\"profile_memory\": 0," + b2 +
           "\"trace_id\": \"" + traceId + "\"," + b2 + "\"displayTimeUnit\": \"ms\"," + b2 +
           "\"baseTimeNanoseconds\": 1727743122000000000," + b2 + "\"traceEvents\": [");
 }
