@@ -27,9 +27,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_process.h"
 #include "trace_generator.h"
 
 namespace fs = std::filesystem;
+using namespace stackline::bench;
 
 namespace {
 
@@ -47,68 +49,6 @@ struct Options {
     bool gzip = false;
     stackline::bench::TraceShape shape = stackline::bench::TraceShape::kKineto;
 };
-
-struct Proc {
-    double seconds = 0;
-    double peakRssMb = 0;
-    int exitCode = -1;  // 128 + signal when killed
-};
-
-// Runs argv[0] (looked up in PATH) with stdout and stderr sent to files; wall time and peak RSS
-// come from the child alone (wait4).
-Proc runProcess(const std::vector<std::string>& args, const std::string& outPath,
-                const std::string& errPath) {
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const auto start = std::chrono::steady_clock::now();
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    if (pid == 0) {
-        const int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    rusage usage{};
-    while (wait4(pid, &status, 0, &usage) < 0) {
-        if (errno != EINTR) throw std::runtime_error(std::string("wait4: ") + std::strerror(errno));
-    }
-    Proc p;
-    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    p.peakRssMb = double(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
-    p.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return p;
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// Runs a command that must succeed; on failure its stderr goes into the exception.
-Proc runChecked(const std::vector<std::string>& args, const std::string& outPath,
-                const std::string& errPath) {
-    const Proc p = runProcess(args, outPath, errPath);
-    if (p.exitCode != 0) {
-        throw std::runtime_error(args[0] + " exited with " + std::to_string(p.exitCode) + ":\n" +
-                                 readFile(errPath));
-    }
-    return p;
-}
-
-bool isExecutableInPath(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
-    }
-    return false;
-}
 
 struct Timings {
     double load = 0, process = 0, exportSecs = 0;
