@@ -1,5 +1,6 @@
 #include "table_panel.h"
 
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -28,7 +29,12 @@ TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* pa
     proxy_->setSortRole(TableModel::kSortRole);
     filterDelay_.setSingleShot(true);
     filterDelay_.setInterval(kFilterDelayMs);
-    connect(filter_, &QLineEdit::textChanged, &filterDelay_, qOverload<>(&QTimer::start));
+    connect(filter_, &QLineEdit::textChanged, this, [this] {
+        if (lastFilterMs_ <= kInstantFilterMs)
+            applyFilter();
+        else
+            filterDelay_.start();
+    });
     connect(&filterDelay_, &QTimer::timeout, this, &TablePanel::applyFilter);
 
     view_ = new QTableView;
@@ -61,7 +67,10 @@ void TablePanel::addBesideFilter(QWidget* widget) {
 
 void TablePanel::applyFilter() {
     filterDelay_.stop();
+    QElapsedTimer timer;
+    timer.start();
     proxy_->setFilterText(filter_->text());
+    lastFilterMs_ = timer.elapsed();
     emit filterApplied();
 }
 
