@@ -18,39 +18,43 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     PipelineInput input;
     input.tracePath = request.tracePath.toStdString();
     input.kernelInfoPath = request.kernelInfoPath.toStdString();
-    input.trace = request.trace;
-    LoadedTrace loaded = runLoadPipeline(input, context);
+    std::shared_ptr<const Trace> trace = request.trace;
+    if (trace)
+        context.traceLoaded(*trace);
+    else
+        trace = readTraceStage(input, context);
 
     auto doc = std::make_shared<Document>();
-    doc->trace = std::move(loaded.trace);
-    doc->rank = rankInfoOf(*doc->trace);
-    doc->kernelInfo = std::move(loaded.kernelInfo.info);
-    doc->kernelInfoPath = QString::fromStdString(loaded.kernelInfo.path);
-    doc->kernelInfoFound = loaded.kernelInfo.found;
-    doc->provenance = std::move(loaded.provenance);
-    doc->summary = std::move(loaded.summary);
-    context.throwIfCancelled();
-
+    doc->trace = trace;
+    doc->rank = rankInfoOf(*trace);
+    // The display indexes need only the trace: they are built on one thread while the provenance
+    // processor runs on the other (both spread over the cores when the other is done). Declared
+    // after doc, the future is waited for before doc goes, also when the processor throws.
+    std::future<void> indexes = std::async(std::launch::async, [&doc, &trace, &context] {
+        doc->tracks = TrackIndex::build(trace->events, trace->text());
+        doc->originNs = traceOriginNs(trace->events);
+        context.throwIfCancelled();
+        doc->counters = CounterIndex::build(*trace, doc->tracks);
+        doc->flows = FlowIndex::build(trace->events, doc->tracks);
+    });
+    LoadedKernelInfo kernelInfo = readKernelInfoStage(input, *trace, context);
+    doc->kernelInfo = std::move(kernelInfo.info);
+    doc->kernelInfoPath = QString::fromStdString(kernelInfo.path);
+    doc->kernelInfoFound = kernelInfo.found;
+    doc->provenance = provenanceStage(input, *trace, doc->kernelInfo, context);
     context.setStage(QObject::tr("Building tracks"));
-    doc->tracks = TrackIndex::build(doc->trace->events, doc->trace->text());
-    doc->originNs = traceOriginNs(doc->trace->events);
+    indexes.get();
     context.throwIfCancelled();
 
-    context.setStage(QObject::tr("Reading counters"));
-    doc->counters = CounterIndex::build(*doc->trace, doc->tracks);
-    context.throwIfCancelled();
-
-    context.setStage(QObject::tr("Linking flows"));
-    doc->flows = FlowIndex::build(doc->trace->events, doc->tracks);
-    context.throwIfCancelled();
-
-    context.setStage(QObject::tr("Finding Python stacks of eager kernels"));
-    doc->eager = EagerStacks::build(*doc->trace, doc->provenance, doc->tracks, doc->flows);
+    // What needs both, side by side again.
+    std::future<void> sums = std::async(std::launch::async, [&doc, &trace, &context] {
+        doc->summary = summaryStage(*trace, doc->provenance, context);
+        doc->hotspots = computeHotspots(*trace, doc->provenance);
+    });
+    doc->eager = EagerStacks::build(*trace, doc->provenance, doc->tracks, doc->flows);
+    sums.get();
     doc->summary.eagerStacks = doc->eager.count();
-    context.throwIfCancelled();
-
-    context.setStage(QObject::tr("Summing GPU time by source line"));
-    doc->hotspots = computeHotspots(*doc->trace, doc->provenance);
+    trace->throwIfChanged();  // the processor read args from it
     return doc;
 }
 

@@ -25,6 +25,7 @@
 #include <QTimer>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 
@@ -270,7 +271,7 @@ int main(int argc, char** argv) {
         QObject::connect(&window, &MainWindow::documentLoaded, &window, [&window, print] {
             window.repaint();
             print("panels");
-            QCoreApplication::exit(0);
+            std::_Exit(0);  // as stackline-cli does: the system frees the trace's tables at once
         });
     }
     QObject::connect(&window, &MainWindow::loadFailed, &window, [&](const QString& message) {

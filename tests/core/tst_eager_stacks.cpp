@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "eager_stacks.h"
+#include "event_args.h"
+#include "kineto.h"
 #include "test_support.h"
 
 using namespace stackline;
@@ -123,6 +125,28 @@ private slots:
         const SourceFrame frame = pythonFunctionFrame("m.py(3): forward");
         QCOMPARE(frame.file, std::string("m.py"));
         QCOMPARE(frame.line, 3);
+    }
+    // The correlation ids and Sequence numbers the searches read, as a JSON DOM would give them.
+    void intArgReadsIntegerMembersOnly() {
+        const Trace t = traceFrom(R"({"traceEvents": [
+            {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1,
+             "args": {"x": {"Sequence number": 1}, "Sequence number": 7, "correlation": 2.0}},
+            {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1,
+             "args": {"Sequence number": 3, "Sequence number": -4, "correlation": "5"}},
+            {"ph": "X", "name": "c", "pid": 1, "tid": 1, "ts": 3, "dur": 1,
+             "args": {"Sequence\u0020number": 9, "correlation": 18446744073709551615}},
+            {"ph": "X", "name": "d", "pid": 1, "tid": 1, "ts": 4, "dur": 1,
+             "args": {"correlation": 1e3, "Sequence number": null}}]})");
+        const std::string_view seq = kineto::kSequenceNumberArg, corr = kineto::kCorrelationArg;
+        QCOMPARE(intArg(t, 0, seq), std::optional<int64_t>(7));    // not the nested one
+        QCOMPARE(intArg(t, 0, corr), std::nullopt);                // a float
+        QCOMPARE(intArg(t, 1, seq), std::optional<int64_t>(-4));   // the last of a name
+        QCOMPARE(intArg(t, 1, corr), std::nullopt);                // a string
+        QCOMPARE(intArg(t, 2, seq), std::optional<int64_t>(9));    // an escaped key
+        QCOMPARE(intArg(t, 2, corr), std::optional<int64_t>(-1));  // unsigned, cast
+        QCOMPARE(intArg(t, 3, corr), std::nullopt);
+        QCOMPARE(intArg(t, 3, seq), std::nullopt);
+        QCOMPARE(intArg(t, 3, "absent"), std::nullopt);
     }
 };
 
