@@ -13,11 +13,11 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
-#include <map>
-#include <set>
+#include <unordered_set>
 
 #include "instance_stepper.h"
 #include "kernel_name_text.h"
+#include "name_totals.h"
 #include "palette.h"
 #include "range_toggle.h"
 #include "stack_frames.h"
@@ -435,31 +435,20 @@ void HotspotsPanel::showLine(int sourceRow) {
     const SourceLine& l = model_->line(sourceRow);
     const std::vector<uint32_t>& rows = model_->rowsIn(sourceRow, doc_.get());
     const EventTable& ev = doc_->events();
-    // Per kernel name: instances and time.
-    struct Agg {
-        uint64_t count = 0;
-        int64_t ns = 0;
-    };
-    std::map<std::string, Agg> byName;
-    std::set<std::string> guessed;  // kernels whose stack here is a single-stack guess
-    for (uint32_t r : rows) {
-        Agg& a = byName[std::string(ev.nameOf(r))];
+    // Per kernel name: instances and time; "guess" when a stack here is a single-stack guess.
+    std::unordered_set<std::string_view> guessed;
+    for (uint32_t r : rows)
         if (doc_->provenance.origins.of(r) == StackOrigin::SingleStack)
-            guessed.insert(std::string(ev.nameOf(r)));
-        ++a.count;
-        a.ns += std::max<int64_t>(0, ev.durNs[r]);
-    }
-    std::vector<std::pair<std::string, Agg>> sorted(byName.begin(), byName.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+            guessed.insert(ev.nameOf(r));
     kernels_->clear();
-    for (const auto& [name, a] : sorted) {
-        const bool guess = guessed.count(name) != 0;
+    for (const NameTotal& k : totalsByName(ev, rows)) {
+        const bool guess = guessed.count(k.name) != 0;
+        const std::string name(k.name);
         auto* item =
             new QListWidgetItem(tr("%1%2  ×%3  %4")
                                     .arg(guess ? tr("(guess) ") : QString(), displayName(name))
-                                    .arg(a.count)
-                                    .arg(formatDuration(a.ns)),
+                                    .arg(k.count)
+                                    .arg(formatDuration(k.ns)),
                                 kernels_);
         item->setData(kNameRole, QString::fromStdString(name));
         item->setToolTip(

@@ -28,19 +28,27 @@ public:
     void showKernel(const Document& doc, const stackline::KernelCodeIndex& code, uint32_t row);
     void clear();
 
-    // What is shown: the kernel's name and graph, why there is no code (empty when there is),
-    // the launch, autotuning, occupancy, time and nodes (plain text), the code.
-    QString headingText() const;
-    QString messageText() const;
-    QString detailsText() const;
-    CodeEditor* editor() const { return editor_; }
-    QListWidget* pythonLines() const { return lines_; }
+    // What is shown, for the selection: the kernel's name and graph, why there is no code (empty
+    // when there is), the launch, autotuning, occupancy, time and nodes (plain text), the code.
+    // Hidden, the panel follows the selection only when read or shown: its time figures scan
+    // every launch of the kernel's name.
+    QString headingText();
+    QString messageText();
+    QString detailsText();
+    CodeEditor* editor();
+    QListWidget* pythonLines();
 
 signals:
     // A Python line was clicked and given to ViewerState::showSource.
     void sourceOpened();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // Shows the selected kernel when visible; else marks the panel stale.
+    void followSelection();
+    void catchUp();
     void showCode(const Document& doc, const stackline::KernelCodeIndex& code,
                   const stackline::KernelCode* record, const stackline::TritonLaunch& launch,
                   const std::vector<const stackline::KernelCode*>& externs, uint32_t row);
@@ -55,4 +63,5 @@ private:
     CodeEditor* editor_;
     PythonHighlighter* highlighter_;
     QListWidget* lines_;
+    bool stale_ = false;  // the selection changed while hidden
 };

@@ -13,10 +13,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <map>
 
 #include "code_editor.h"
 #include "kernel_name_text.h"
+#include "name_totals.h"
 #include "palette.h"
 #include "path_map.h"
 #include "python_highlighter.h"
@@ -219,24 +219,11 @@ void SourceView::listKernels() {
             if (l.line == line && QString::fromStdString(l.file) == recorded_) found = &l;
     kernelsButton_->setVisible(found != nullptr);
     if (!found) return;
-    const stackline::EventTable& ev = doc->events();
-    struct Kernel {
-        uint32_t first = stackline::kNoRow;  // the earliest launch
-        uint64_t count = 0;
-        int64_t ns = 0;
-    };
-    std::map<std::string_view, Kernel> byName;
-    for (uint32_t r : found->rows) {
-        Kernel& k = byName[ev.nameOf(r)];
-        if (k.first == stackline::kNoRow || ev.tsNs[r] < ev.tsNs[k.first]) k.first = r;
-        ++k.count;
-        k.ns += std::max<int64_t>(0, ev.durNs[r]);
-    }
-    std::vector<std::pair<std::string_view, Kernel>> sorted(byName.begin(), byName.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
-    for (const auto& [name, k] : sorted) {
+    const std::vector<stackline::NameTotal> kernels =
+        stackline::totalsByName(doc->events(), found->rows);
+    for (const stackline::NameTotal& k : kernels) {
         const uint32_t row = k.first;
+        const std::string_view name = k.name;
         menu->addAction(
             tr("%1  ×%2  %3").arg(displayName(name)).arg(k.count).arg(formatDuration(k.ns)), this,
             [this, row] {
@@ -244,5 +231,5 @@ void SourceView::listKernels() {
                 emit kernelCodeRequested();
             });
     }
-    kernelsButton_->setText(tr("Kernels of line %1 (%2)").arg(line).arg(sorted.size()));
+    kernelsButton_->setText(tr("Kernels of line %1 (%2)").arg(line).arg(kernels.size()));
 }

@@ -2,6 +2,7 @@
 
 #include <QFontMetrics>
 #include <algorithm>
+#include <tuple>
 
 #include "format.h"
 #include "palette.h"
@@ -328,6 +329,32 @@ void TimelinePainter::paintLabels(QPainter& p) {
         else
             p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
                        fm.elidedText(name, Qt::ElideRight, text.width()));
+    }
+}
+
+void TimelinePainter::paintOutlined(QPainter& p, std::vector<QRect> boxes, const QColor& fill,
+                                    const QColor& outline, int border) {
+    std::sort(boxes.begin(), boxes.end(), [](const QRect& a, const QRect& b) {
+        return std::tuple(a.top(), a.left(), -a.right(), a.bottom()) <
+               std::tuple(b.top(), b.left(), -b.right(), b.bottom());
+    });
+    const QRect* last = nullptr;
+    for (const QRect& r : boxes) {
+        // Inside the box just painted (thin kernels at a wide zoom share their pixels).
+        if (last && r.top() == last->top() && r.bottom() == last->bottom() &&
+            r.right() <= last->right())
+            continue;
+        last = &r;
+        const QRect inner = r.adjusted(border, border, -border, -border);
+        if (inner.isValid()) p.fillRect(inner, fill);
+        if (!inner.isValid()) {
+            p.fillRect(r, outline);
+            continue;
+        }
+        p.fillRect(QRect(r.left(), r.top(), r.width(), border), outline);
+        p.fillRect(QRect(r.left(), inner.bottom() + 1, r.width(), border), outline);
+        p.fillRect(QRect(r.left(), inner.top(), border, inner.height()), outline);
+        p.fillRect(QRect(inner.right() + 1, inner.top(), border, inner.height()), outline);
     }
 }
 

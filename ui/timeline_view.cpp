@@ -270,16 +270,19 @@ void TimelineView::paintOverlay(QPainter& p) {
             }
         }
     }
-    p.setBrush(uiColor(UiColor::HighlightFill));
-    p.setPen(QPen(uiColor(UiColor::HighlightOutline), 2));
+    std::vector<QRect> highlighted;
+    const QRect plot(axis_.left, G::kRulerHeight, axis_.right - axis_.left,
+                     viewport()->height() - G::kRulerHeight);
     for (const auto& l : lanes_) {
         for (uint32_t row : state_->highlighted(l->doc.get())) {
             QRect r = l->eventRect(row);
-            if (r.isEmpty()) continue;
+            if (r.isEmpty() || !r.intersects(plot)) continue;
             if (r.width() < 3) r.adjust(-1, 0, 1, 0);  // thin kernels stay visible
-            p.drawRect(r.adjusted(-1, -1, 0, 0));
+            highlighted.push_back(r.adjusted(-2, -2, 1, 1));
         }
     }
+    TimelinePainter::paintOutlined(p, std::move(highlighted), uiColor(UiColor::HighlightFill),
+                                   uiColor(UiColor::HighlightOutline), 2);
     if (showAllFlows_) {
         for (const auto& l : lanes_) {
             const Document* doc = l->doc.get();

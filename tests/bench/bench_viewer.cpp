@@ -326,14 +326,16 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         settle();
         QTableView* view = w.hotspots()->table()->view();
         const int rows = view->model()->rowCount();
-        for (int k = 0; k < n && rows > 0; ++k) {
-            const QModelIndex index = view->model()->index((k * 7) % rows, 0);
+        std::printf("  (%d lines in the Hotspots table)\n", rows);
+        for (int k = 0; k < n && rows > 1; ++k) {
+            const QModelIndex index = view->model()->index(k % rows, 0);
             view->scrollTo(index);
             settle();
             const QPoint at = view->visualRect(index).center();
             i.ms.push_back(
                 frame([&] { QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at); }));
-            if (w.state()->highlighted().empty()) ++i.missed;
+            const int shown = view->currentIndex().row();
+            if (w.state()->highlighted().empty() || shown != k % rows) ++i.missed;
         }
         printInteraction(i);
     }

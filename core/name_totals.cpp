@@ -1,0 +1,28 @@
+#include "name_totals.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+namespace stackline {
+
+std::vector<NameTotal> totalsByName(const EventTable& ev, std::span<const uint32_t> rows) {
+    constexpr uint32_t kNoName = UINT32_MAX;  // a name that is not a string reads as ""
+    std::unordered_map<uint32_t, size_t> byId;
+    std::vector<NameTotal> out;
+    for (const uint32_t r : rows) {
+        const uint32_t id = ev.kinds[r].name == ValueKind::String ? ev.name[r] : kNoName;
+        auto [it, added] = byId.try_emplace(id, out.size());
+        if (added) out.push_back({ev.nameOf(r), r, 0, 0});
+        NameTotal& t = out[it->second];
+        if (std::tie(ev.tsNs[r], r) < std::tie(ev.tsNs[t.first], t.first)) t.first = r;
+        ++t.count;
+        t.ns += std::max<int64_t>(0, ev.durNs[r]);
+    }
+    std::sort(out.begin(), out.end(), [](const NameTotal& a, const NameTotal& b) {
+        return a.ns != b.ns ? a.ns > b.ns : a.name < b.name;
+    });
+    return out;
+}
+
+}  // namespace stackline
