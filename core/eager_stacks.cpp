@@ -1,6 +1,7 @@
 #include "eager_stacks.h"
 
 #include <charconv>
+#include <future>
 #include <optional>
 #include <unordered_map>
 
@@ -34,11 +35,20 @@ public:
         const auto id = intArg(trace_, kernel, kineto::kCorrelationArg);
         if (!id) return kNoRow;
         if (!launchByCorrelation_) {
-            launchByCorrelation_.emplace();
-            for (uint32_t row = 0; row < events_.size(); ++row)
-                if (categories_.of(row) == kineto::Category::Runtime)
-                    if (auto c = intArg(trace_, row, kineto::kCorrelationArg))
-                        launchByCorrelation_->try_emplace(*c, row);
+            // Every runtime call's args are read: each half of the rows on a core of its own,
+            // the earlier half's rows first, as one pass in row order would keep them.
+            auto scan = [this](uint32_t from, uint32_t to) {
+                std::unordered_map<int64_t, uint32_t> firstRow;
+                for (uint32_t row = from; row < to; ++row)
+                    if (categories_.of(row) == kineto::Category::Runtime)
+                        if (auto c = intArg(trace_, row, kineto::kCorrelationArg))
+                            firstRow.try_emplace(*c, row);
+                return firstRow;
+            };
+            const uint32_t half = events_.size() / 2;
+            auto later = std::async(std::launch::async, scan, half, events_.size());
+            launchByCorrelation_ = scan(0, half);
+            for (const auto& [id, row] : later.get()) launchByCorrelation_->try_emplace(id, row);
         }
         const auto it = launchByCorrelation_->find(*id);
         return it == launchByCorrelation_->end() ? kNoRow : it->second;

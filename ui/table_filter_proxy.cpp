@@ -24,21 +24,26 @@ void TableFilterProxy::forgetRows() {
     rankColumn_ = -1;
 }
 
+void TableFilterProxy::prepare() const {
+    const QAbstractItemModel* model = sourceModel();
+    const int rows = model ? model->rowCount() : 0;
+    if (haystacks_.size() == rows) return;
+    haystacks_.clear();
+    haystacks_.reserve(rows);
+    const int columns = model->columnCount();
+    for (int r = 0; r < rows; ++r) {
+        QString text;
+        for (int c = 0; c < columns; ++c)
+            text += model->index(r, c).data().toString() + QLatin1Char('\n');
+        haystacks_.append(text.toCaseFolded());
+    }
+}
+
 std::vector<char> TableFilterProxy::matching() const {
     const QAbstractItemModel* model = sourceModel();
     const int rows = model ? model->rowCount() : 0;
     if (needle_.isEmpty()) return std::vector<char>(size_t(rows), 1);
-    if (haystacks_.size() != rows) {
-        haystacks_.clear();
-        haystacks_.reserve(rows);
-        const int columns = model->columnCount();
-        for (int r = 0; r < rows; ++r) {
-            QString text;
-            for (int c = 0; c < columns; ++c)
-                text += model->index(r, c).data().toString() + QLatin1Char('\n');
-            haystacks_.append(text.toCaseFolded());
-        }
-    }
+    prepare();
     std::vector<char> match(static_cast<size_t>(rows));
     for (int r = 0; r < rows; ++r) match[size_t(r)] = haystacks_[r].contains(needle_);
     return match;

@@ -17,6 +17,9 @@ public:
     // Shows only the rows containing text (empty: all).
     void setFilterText(const QString& text);
     QString filterText() const { return needle_; }
+    // Folds each row's text now (the first refilter does it otherwise): when the filter field is
+    // entered, before the first keystroke.
+    void prepare() const;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -1,6 +1,7 @@
 #include "table_panel.h"
 
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -29,6 +30,7 @@ TablePanel::TablePanel(TableModel* model, const QString& filterHint, QWidget* pa
     proxy_->setSortRole(TableModel::kSortRole);
     filterDelay_.setSingleShot(true);
     filterDelay_.setInterval(kFilterDelayMs);
+    filter_->installEventFilter(this);
     connect(filter_, &QLineEdit::textChanged, this, [this] {
         if (lastFilterMs_ <= kInstantFilterMs)
             applyFilter();
@@ -65,8 +67,14 @@ void TablePanel::addBesideFilter(QWidget* widget) {
     filterRow_->addWidget(widget);
 }
 
+bool TablePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == filter_ && event->type() == QEvent::FocusIn) proxy_->prepare();
+    return QWidget::eventFilter(watched, event);
+}
+
 void TablePanel::applyFilter() {
     filterDelay_.stop();
+    proxy_->prepare();  // once per model: not what decides whether refiltering is quick
     QElapsedTimer timer;
     timer.start();
     proxy_->setFilterText(filter_->text());

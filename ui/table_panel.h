@@ -47,6 +47,10 @@ signals:
     // The table was refiltered.
     void filterApplied();
 
+protected:
+    // Entering the filter field prepares the first refilter.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     QHBoxLayout* filterRow_;
     QLineEdit* filter_;
