@@ -17,6 +17,7 @@
 #include "report.h"
 #include "trace.h"
 #include "track_index.h"
+#include "track_styles.h"
 
 struct Document {
     // Shared so that attaching other kernel information reprocesses without reloading the trace.
@@ -34,6 +35,7 @@ struct Document {
     stackline::FlowIndex flows;
     stackline::EagerStacks eager;  // Python stacks of eager kernels, from the trace
     stackline::Hotspots hotspots;  // GPU time by source line (compiled kernels)
+    TrackStyles styles;            // how the timeline paints each slice
 
     const stackline::EventTable& events() const { return trace->events; }
     QString tracePath() const { return QString::fromStdString(trace->path); }

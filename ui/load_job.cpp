@@ -50,6 +50,7 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     std::future<void> sums = std::async(std::launch::async, [&doc, &trace, &context] {
         doc->summary = summaryStage(*trace, doc->provenance, context);
         doc->hotspots = computeHotspots(*trace, doc->provenance);
+        doc->styles = TrackStyles::build(trace->events, doc->provenance, doc->tracks);
     });
     doc->eager = EagerStacks::build(*trace, doc->provenance, doc->tracks, doc->flows);
     sums.get();

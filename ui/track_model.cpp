@@ -7,34 +7,12 @@
 #include <cmath>
 #include <iterator>
 
-#include "event_categories.h"
 #include "kernel_name_text.h"
 #include "stack_frames.h"
 
 using namespace stackline;
 
 namespace {
-
-// Every slice's style by its category, indexed by kineto::Category.
-constexpr SliceStyle kCategoryStyles[] = {
-    SliceStyle::Other,           // Other
-    SliceStyle::CpuOp,           // CpuOp
-    SliceStyle::UserAnnotation,  // UserAnnotation
-    SliceStyle::PythonFunction,  // PythonFunction
-    SliceStyle::Runtime,         // Runtime
-    SliceStyle::Runtime,         // Sync
-    SliceStyle::Other,           // Kernel: styled by its provenance status instead
-    SliceStyle::Memory,          // Memory
-    SliceStyle::GpuAnnotation,   // GpuAnnotation
-    SliceStyle::Overhead,        // Overhead
-    SliceStyle::Other,           // LaunchFlow
-    SliceStyle::Other,           // ForwardBackwardFlow
-};
-static_assert(std::size(kCategoryStyles) == size_t(kineto::Category::ForwardBackwardFlow) + 1);
-
-SliceStyle categoryStyle(kineto::Category category) {
-    return kCategoryStyles[size_t(category)];
-}
 
 // `natural` (indexes) in the order `saved` names their keys; one it does not name stays right
 // after its natural predecessor, so that a new stream or thread lands where Kineto puts it.
@@ -79,61 +57,9 @@ void moveWithin(std::vector<uint32_t>& order, uint32_t item, uint32_t target, bo
 
 TrackModel::TrackModel(std::shared_ptr<const Document> doc, TrackLayout arrangement)
     : doc_(std::move(doc)), keys_(TrackKeys::of(doc_->tracks)), layout_(std::move(arrangement)) {
-    const EventTable& ev = doc_->events();
-    const Provenance& prov = doc_->provenance;
-    const EventCategories categories(ev);
-    style_.assign(ev.size(), uint8_t(SliceStyle::Other));
-    for (uint32_t row = 0; row < ev.size(); ++row) {
-        if (doc_->tracks.trackOf(row) == kNoTrack) continue;
-        if (doc_->tracks.isInstant(row)) {
-            style_[row] = uint8_t(SliceStyle::Instant);
-            continue;
-        }
-        SliceStyle s = categoryStyle(categories.of(row));
-        if (categories.isGpuKernel(row)) {
-            switch (prov.status(ev, row)) {
-                case KernelStatus::Annotated:
-                    s = SliceStyle::KernelAnnotated;
-                    break;
-                case KernelStatus::Unresolved:
-                    s = SliceStyle::KernelUnresolved;
-                    break;
-                case KernelStatus::Outside:
-                    s = SliceStyle::KernelOutside;
-                    break;
-            }
-        } else if (s == SliceStyle::CpuOp &&
-                   (isCompiledRegion(ev, row) || ev.nameOf(row) == kineto::kCompiledFunction)) {
-            s = SliceStyle::CompiledRegion;
-        }
-        style_[row] = uint8_t(s);
-    }
-
-    const auto& tracks = doc_->tracks.tracks();
-    highlights_.resize(tracks.size());
-    levelStyles_.resize(tracks.size());
-    busy_.assign(tracks.size(), 0);
-    for (size_t t = 0; t < tracks.size(); ++t) {
-        if (!tracks[t].levels.empty()) {
-            const TrackLevel& top = tracks[t].levels[0];
-            for (size_t i = 0; i < top.size(); ++i) busy_[t] += top.end[i] - top.start[i];
-        }
-        highlights_[t].resize(tracks[t].levels.size());
-        levelStyles_[t].resize(tracks[t].levels.size());
-        for (size_t l = 0; l < tracks[t].levels.size(); ++l) {
-            const TrackLevel& lv = tracks[t].levels[l];
-            std::vector<uint8_t>& styles = levelStyles_[t][l];
-            styles.resize(lv.size());
-            for (uint32_t i = 0; i < lv.size(); ++i) {
-                styles[i] = style_[lv.row[i]];
-                if (styles[i] != uint8_t(SliceStyle::KernelUnresolved)) continue;
-                Highlights& h = highlights_[t][l];
-                h.index.push_back(i);
-                h.start.push_back(lv.start[i]);
-                h.end.push_back(lv.end[i]);
-            }
-        }
-    }
+    // A document made without the load job (tests, benchmarks) has no styles yet.
+    if (doc_->styles.empty())
+        ownStyles_ = TrackStyles::build(doc_->events(), doc_->provenance, doc_->tracks);
     layout();
 }
 
@@ -374,9 +300,9 @@ bool TrackModel::showEvent(uint32_t event) {
 std::vector<uint32_t> TrackModel::busiestTracks(uint32_t process, size_t n) const {
     std::vector<uint32_t> out;
     for (uint32_t t : trackOrder_[process])
-        if (busy_[t] > 0) out.push_back(t);
+        if (styles().busy[t] > 0) out.push_back(t);
     std::stable_sort(out.begin(), out.end(),
-                     [&](uint32_t a, uint32_t b) { return busy_[a] > busy_[b]; });
+                     [&](uint32_t a, uint32_t b) { return styles().busy[a] > styles().busy[b]; });
     if (out.size() > n) out.resize(n);
     return out;
 }

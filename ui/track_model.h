@@ -45,34 +45,26 @@ public:
     // The display row holding an event; -1 when it has none or its process is collapsed.
     int rowOf(uint32_t event) const;
 
-    SliceStyle styleOf(uint32_t event) const { return SliceStyle(style_[event]); }
+    SliceStyle styleOf(uint32_t event) const { return SliceStyle(styles().style[event]); }
     // Styles of a Slices row's slices in level order: painting reads them sequentially.
     const std::vector<uint8_t>& levelStyles(const Row& r) const {
-        return levelStyles_[r.track][r.level];
+        return styles().levelStyles[r.track][r.level];
     }
-    // A Slices row's unresolved kernels, which the view paints over everything so that no level
-    // of detail can hide them: their indexes in the level and, contiguous for searching, their
-    // starts and ends.
-    struct Highlights {
-        std::vector<uint32_t> index;
-        std::vector<int64_t> start, end;
-
-        // The first at or after index from whose end is >= t.
-        size_t firstEndingAtOrAfter(int64_t t, size_t from = 0) const {
-            return stackline::gallopLowerBound(end, t, from);
-        }
-    };
-    const Highlights& highlights(const Row& r) const { return highlights_[r.track][r.level]; }
+    // A Slices row's unresolved kernels (TrackStyles::Unresolved).
+    using Highlights = TrackStyles::Unresolved;
+    const Highlights& highlights(const Row& r) const {
+        return styles().unresolved[r.track][r.level];
+    }
 
     const stackline::TrackLevel& level(const Row& r) const { return level(r.track, r.level); }
     const stackline::TrackLevel& level(uint32_t track, int level) const {
         return doc_->tracks.tracks()[track].levels[size_t(level)];
     }
     const std::vector<uint8_t>& levelStyles(uint32_t track, int level) const {
-        return levelStyles_[track][size_t(level)];
+        return styles().levelStyles[track][size_t(level)];
     }
     const Highlights& highlights(uint32_t track, int level) const {
-        return highlights_[track][size_t(level)];
+        return styles().unresolved[track][size_t(level)];
     }
     // The deepest slice of levels [from, levelCount) containing t, else the nearest one ending or
     // starting within tol of it; kNoEvent when none does. What a Folded row shows at t.
@@ -161,12 +153,12 @@ private:
     // Display order of the group `track` is in (visible tracks only when `visible`).
     std::vector<uint32_t> groupOf(uint32_t track, bool visible) const;
 
+    // The document's, else (a document made by hand) the model's own.
+    const TrackStyles& styles() const { return ownStyles_.empty() ? doc_->styles : ownStyles_; }
+
     std::shared_ptr<const Document> doc_;
-    std::vector<uint8_t> style_;
+    TrackStyles ownStyles_;
     std::vector<Row> rows_;
-    std::vector<std::vector<Highlights>> highlights_;             // per track, per level
-    std::vector<std::vector<std::vector<uint8_t>>> levelStyles_;  // per track, per level
-    std::vector<int64_t> busy_;                                   // per track: top level, ns
     TrackKeys keys_;
     TrackLayout layout_;
     // Derived from layout_ by layout(): display orders, flags by index, and where tracks are.
