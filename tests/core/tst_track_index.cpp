@@ -1,10 +1,14 @@
 // The core's display indexes: tracks, levels, names and order (TrackIndex) and flow binding
 // (FlowIndex), on the compiled_step fixture and small fixtures for the corner cases.
 #include <QTest>
+#include <algorithm>
+#include <map>
 #include <random>
+#include <string>
 
 #include "flow_index.h"
 #include "trace.h"
+#include "trace_bytes.h"
 #include "track_index.h"
 
 using namespace stackline;
@@ -125,6 +129,56 @@ private slots:
             QVERIFY(std::is_sorted(l.start.begin(), l.start.end()));
             QVERIFY(std::is_sorted(l.end.begin(), l.end.end()));
         }
+    }
+
+    // The same slices in file orders of one, two (ops, then their Python frames, as with_stack
+    // traces have them), seven and many sorted runs: the same levels.
+    void levelsDoNotDependOnFileOrder() {
+        struct Slice {
+            std::string name;
+            int64_t ts, dur;
+        };
+        std::vector<Slice> frames, ops;
+        for (int i = 0; i < 300; ++i) {
+            const int64_t t = i * 100;
+            frames.push_back({"frame" + std::to_string(i), t, 90});
+            frames.push_back({"inner" + std::to_string(i), t + 5, 60});
+            ops.push_back({"op" + std::to_string(i), t + 10, 20 + i % 3});
+            ops.push_back({"zero" + std::to_string(i), t + 10, 0});
+        }
+        auto levelsOf = [](const std::vector<Slice>& order) {
+            std::string json = "{\"traceEvents\": [";
+            for (size_t i = 0; i < order.size(); ++i)
+                json += std::string(i ? "," : "") +
+                        "{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"name\": \"" + order[i].name +
+                        "\", \"ts\": " + std::to_string(order[i].ts) +
+                        ", \"dur\": " + std::to_string(order[i].dur) + "}";
+            const Trace t = parseTrace(TraceBytes::fromString(json + "]}"), "order.json");
+            const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+            std::map<std::string, uint16_t> levels;
+            for (uint32_t r = 0; r < t.events.size(); ++r)
+                levels[std::string(t.events.nameOf(r))] = ix.levelOf(r);
+            return levels;
+        };
+        std::vector<Slice> sorted;
+        for (size_t i = 0; i < frames.size() / 2; ++i)
+            for (const Slice* s :
+                 {&frames[2 * i], &frames[2 * i + 1], &ops[2 * i], &ops[2 * i + 1]})
+                sorted.push_back(*s);
+        const auto expected = levelsOf(sorted);
+        QCOMPARE(expected.at("frame7"), uint16_t(0));
+        QCOMPARE(expected.at("inner7"), uint16_t(1));
+        QCOMPARE(expected.at("op7"), uint16_t(2));
+        std::vector<Slice> twoBlocks = ops;
+        twoBlocks.insert(twoBlocks.end(), frames.begin(), frames.end());
+        QCOMPARE(levelsOf(twoBlocks), expected);
+        std::vector<Slice> sevenBlocks;
+        for (int b = 0; b < 7; ++b)
+            for (size_t i = size_t(b); i < sorted.size(); i += 7) sevenBlocks.push_back(sorted[i]);
+        QCOMPARE(levelsOf(sevenBlocks), expected);
+        std::vector<Slice> shuffled = sorted;
+        std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+        QCOMPARE(levelsOf(shuffled), expected);
     }
 
     void firstEndingMatchesLinearScan() {
