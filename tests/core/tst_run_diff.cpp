@@ -157,8 +157,7 @@ private slots:
                      QString::fromStdString(kData + "renamed/new.json"), "--json"});
         QCOMPARE(r.code, 0);
         const json out = json::parse(r.out.toStdString());
-        for (const json& k : out["kernels"])
-            QVERIFY(!k["renamed"].get<bool>());
+        for (const json& k : out["kernels"]) QVERIFY(!k["renamed"].get<bool>());
     }
     // 4 steps against 2: times per step, rounded to the nearest ns, and deltas on those.
     void differentStepCountsCompareTimesPerStep() {
