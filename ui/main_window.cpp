@@ -23,7 +23,6 @@
 #include "diagnostics_panel.h"
 #include "diff_panel.h"
 #include "elided_label.h"
-#include "exporter.h"
 #include "file_system.h"
 #include "flame_panel.h"
 #include "hotspots_panel.h"
@@ -512,51 +511,6 @@ void MainWindow::showProgress(const QString& stage, int permille) {
     if (permille >= 0) progressBar_->setValue(permille);
 }
 
-void MainWindow::exportTo(const QString& path) {
-    if (!document() || exportJob_.isRunning()) return;
-    if (document()->kernelInfo.empty()) {
-        showError(tr("Nothing to export"),
-                  tr("Exporting writes the stacks from kernel information into the trace. Add "
-                     "kernel information first (File → Add Kernel Information…)."));
-        emit exportFinished(false, lastError_);
-        return;
-    }
-    // The export copies the file's bytes: from a changed file it would write another trace's
-    // bytes at this one's offsets. (exportTrace checks again, before and after writing.)
-    if (const std::string why = document()->trace->changedOnDisk(); !why.empty()) {
-        showError(tr("Export refused"),
-                  tr("%1.\n\nThe export copies the trace's bytes from the file, which no longer "
-                     "holds what is shown. Reload the trace (File → Reload Trace), then export.")
-                      .arg(QString::fromStdString(why)));
-        emit exportFinished(false, lastError_);
-        return;
-    }
-    pendingExport_ = path;
-    auto doc = state_->current();
-    showProgress(tr("Exporting"), -1);
-    exportJob_.start([doc, path](BackgroundJob::Context& c) {
-        c.setStage(QObject::tr("Writing %1").arg(QFileInfo(path).fileName()));
-        ExportOptions options;
-        options.cancel = &c.cancel;
-        options.progress = [&](uint64_t done, uint64_t total) { c.progress(done, total); };
-        exportTrace(*doc->trace, doc->provenance, path.toStdString(), options);
-    });
-}
-
-void MainWindow::onExportFinished(bool cancelled, const QString& error) {
-    progressBox_->hide();
-    if (cancelled) {
-        statusBar()->showMessage(tr("Export cancelled"), 5000);
-        emit exportFinished(false, tr("cancelled"));
-    } else if (!error.isEmpty()) {
-        showError(tr("Could not export"), error);
-        emit exportFinished(false, error);
-    } else {
-        statusBar()->showMessage(tr("Exported %1").arg(pendingExport_), 10000);
-        emit exportFinished(true, pendingExport_);
-    }
-}
-
 bool MainWindow::showTab(const QString& name) {
     const QString n = name.trimmed().toLower();
     QWidget* pages[] = {kernels_,   unresolved_, diagnostics_, hotspots_, source_,
@@ -593,18 +547,6 @@ void MainWindow::chooseKernelInfo() {
         tr("Kernel information (*.json *.json.gz *.log *.txt);;Kernel information registry "
            "(*.json *.json.gz);;TORCH_TRACE log (*.log *.txt);;All files (*)"));
     if (!path.isEmpty()) attachKernelInfo(path);
-}
-
-void MainWindow::chooseExport() {
-    if (!document()) return;
-    QString suggested = document()->tracePath();
-    for (const char* ext : {".json.gz", ".json"})
-        if (suggested.endsWith(QLatin1String(ext))) suggested.chop(int(strlen(ext)));
-    suggested += QStringLiteral(".annotated.json.gz");
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Annotated Trace"), suggested,
-                                     tr("Compressed trace (*.json.gz);;Trace (*.json)"));
-    if (!path.isEmpty()) exportTo(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
