@@ -94,6 +94,7 @@ private:
     static constexpr std::string_view kIndents = "\n        ";
 
     void raw(std::string_view s) {
+        if (s.empty()) return;  // its data() may be null, which memcpy must not get
         if (len_ + s.size() > kCapacity) {
             flush();
             if (s.size() > kCapacity) return writeOut(s.data(), s.size());
