@@ -66,14 +66,15 @@ Summary summaryStage(const Trace& trace, const Provenance& provenance, LoadObser
     return s;
 }
 
+std::shared_ptr<const Trace> traceStage(const PipelineInput& input, LoadObserver& observer) {
+    if (!input.trace) return readTraceStage(input, observer);
+    observer.traceLoaded(*input.trace);
+    return input.trace;
+}
+
 LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer) {
     LoadedTrace out;
-    if (input.trace) {
-        out.trace = input.trace;
-        observer.traceLoaded(*out.trace);
-    } else {
-        out.trace = readTraceStage(input, observer);
-    }
+    out.trace = traceStage(input, observer);
     out.kernelInfo = readKernelInfoStage(input, *out.trace, observer);
     out.provenance = provenanceStage(input, *out.trace, out.kernelInfo.info, observer);
     out.summary = summaryStage(*out.trace, out.provenance, observer);

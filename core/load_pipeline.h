@@ -61,6 +61,8 @@ public:
 // while another core makes the summary). Each throws Cancelled when the observer's cancel is set
 // before it starts, and InputError for an input that cannot be used.
 std::shared_ptr<Trace> readTraceStage(const PipelineInput& input, LoadObserver& observer);
+// The input's loaded trace, handed over without a Trace stage; else readTraceStage's.
+std::shared_ptr<const Trace> traceStage(const PipelineInput& input, LoadObserver& observer);
 LoadedKernelInfo readKernelInfoStage(const PipelineInput& input, const Trace& trace,
                                      LoadObserver& observer);
 Provenance provenanceStage(const PipelineInput& input, const Trace& trace,

@@ -18,11 +18,8 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     PipelineInput input;
     input.tracePath = request.tracePath.toStdString();
     input.kernelInfoPath = request.kernelInfoPath.toStdString();
-    std::shared_ptr<const Trace> trace = request.trace;
-    if (trace)
-        context.traceLoaded(*trace);
-    else
-        trace = readTraceStage(input, context);
+    input.trace = request.trace;
+    const std::shared_ptr<const Trace> trace = traceStage(input, context);
 
     auto doc = std::make_shared<Document>();
     doc->trace = trace;
