@@ -38,6 +38,7 @@ AtomicFile::AtomicFile(std::string path, std::size_t writeCall)
     if (fd_ < 0)
         throw OutputError(path_ + ": cannot create the output in " + dir + ": " + reason());
     temp_ = buf.data();
+    writeBack_ = WriteBack(fd_);
     mode_t mask = ::umask(0);
     ::umask(mask);
     ::fchmod(fd_, 0666 & ~mask);
@@ -60,6 +61,8 @@ void AtomicFile::write(std::string_view bytes) {
         p += n;
         left -= std::size_t(n);
     }
+    written_ += bytes.size();
+    writeBack_.wrote(written_);
 }
 
 void AtomicFile::commit() {

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "file_system.h"  // sameFile, for callers that must not write over their input
+#include "write_back.h"
 
 namespace stackline {
 
@@ -34,6 +36,8 @@ private:
     std::string path_, temp_;
     std::size_t writeCall_;
     int fd_ = -1;
+    uint64_t written_ = 0;
+    WriteBack writeBack_{-1};  // of the temporary file: its dirty pages count against memory
     bool committed_ = false;
 };
 

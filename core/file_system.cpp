@@ -1,8 +1,14 @@
 #include "file_system.h"
 
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -34,7 +40,46 @@ bool endsWith(const std::string& s, const std::string& suffix) {
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// A folder whose file system keeps its pages on disk and has `bytes` free (with a margin).
+bool canHoldScratch(const std::string& folder, uint64_t bytes) {
+    struct statfs st {};
+    if (::statfs(folder.c_str(), &st) != 0) return false;
+    if (st.f_type == TMPFS_MAGIC || st.f_type == RAMFS_MAGIC) return false;
+    constexpr uint64_t kMargin = uint64_t(256) << 20;
+    return uint64_t(st.f_bavail) * uint64_t(st.f_bsize) >= bytes + kMargin;
+}
+
+int openUnlinked(const std::string& folder) {
+    int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    // File systems without O_TMPFILE: a named file, unlinked at once.
+    std::string pattern = folder + "/.stackline-scratch.XXXXXX";
+    fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+    if (fd >= 0) ::unlink(pattern.c_str());
+    return fd;
+}
+
 }  // namespace
+
+ScratchFile openScratchFile(const std::vector<std::string>& near, uint64_t bytes) {
+    std::vector<std::string> folders = near;
+    if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp) folders.emplace_back(tmp);
+    folders.insert(folders.end(), {"/var/tmp", "/tmp"});
+    for (const std::string& folder : folders) {
+        if (!canHoldScratch(folder, bytes)) continue;
+        if (int fd = openUnlinked(folder); fd >= 0) return {fd, folder};
+    }
+    return openScratchInMemory();
+}
+
+ScratchFile openScratchInMemory() {
+    return {::memfd_create("stackline-scratch", MFD_CLOEXEC), {}};
+}
+
+std::string folderOf(const std::string& path) {
+    std::string folder = fs::path(path).parent_path();
+    return folder.empty() ? "." : folder;
+}
 
 bool isRegularFile(const std::string& path) {
     return typeOf(path) == fs::file_type::regular;

@@ -1,5 +1,6 @@
 // The questions the core asks the file system, in one place: what a path names, what a folder
-// holds, whether two paths are one file, and which dropped or given paths are kernel information.
+// holds, whether two paths are one file, which dropped or given paths are kernel information, and
+// where scratch data can go.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,20 @@ std::optional<FileStamp> fileStamp(const std::string& path);
 // Why `now` is not the file stamped `then`, as a phrase ("was replaced by another file", "changed
 // size from 120 to 0 bytes", "was modified"); empty when it is the same.
 std::string describeChange(const FileStamp& then, const std::optional<FileStamp>& now);
+
+// An unlinked file for `bytes` of scratch data (an inflated trace): its pages are page cache that
+// the kernel can write back and reclaim under memory pressure, where anonymous memory could not
+// be. It goes in the first folder, of `near` then $TMPDIR, /var/tmp and /tmp, that is on a
+// disk-backed file system (a tmpfs's pages cannot be reclaimed without swap) with room for it;
+// else it is an in-memory file (memfd). The caller closes fd.
+struct ScratchFile {
+    int fd = -1;
+    std::string folder;  // empty for the in-memory file
+};
+ScratchFile openScratchFile(const std::vector<std::string>& near, uint64_t bytes);
+ScratchFile openScratchInMemory();
+// The folder a path is in ("." for a bare name).
+std::string folderOf(const std::string& path);
 
 // The names in a folder (hidden ones included), sorted. Throws InputError when it cannot be read.
 std::vector<std::string> folderEntries(const std::string& folder);

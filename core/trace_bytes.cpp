@@ -1,7 +1,6 @@
 #include "trace_bytes.h"
 
 #include <fcntl.h>
-#include <libdeflate.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <memory>
+
+#include "gzip_inflate.h"
 
 namespace stackline {
 namespace {
@@ -88,6 +88,20 @@ TraceBytes TraceBytes::fromString(std::string_view text) {
     return t;
 }
 
+// Maps `size` bytes of fd read-only, followed by readable zero bytes whatever the size: the file's
+// pages plus a zero page are reserved, and the file is mapped over the front.
+void TraceBytes::mapFile(int fd, uint64_t size, const std::string& path) {
+    mapped_ = roundUp(size + kPadding);
+    void* region = ::mmap(nullptr, mapped_, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) throw InputError(sysError(path, "cannot map"));
+    data_ = static_cast<char*>(region);
+    if (size > 0 && ::mmap(region, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED)
+        throw InputError(sysError(path, "cannot map"));
+    ::madvise(region, size, MADV_SEQUENTIAL);
+    size_ = size;
+    fileBacked_ = true;
+}
+
 TraceBytes TraceBytes::open(const std::string& path) {
     Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (f.fd < 0) throw InputError(sysError(path, "cannot open"));
@@ -105,75 +119,34 @@ TraceBytes TraceBytes::open(const std::string& path) {
     t.fileSize_ = size;
     t.stamp_ = fileStamp(f.fd);
     if (!gzip) {
-        // Reserve the file's pages plus a zero page, then map the file over the front: the bytes
-        // after the end are readable zeros, whatever the file size.
-        t.mapped_ = roundUp(size + kPadding);
-        void* region = ::mmap(nullptr, t.mapped_, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (region == MAP_FAILED) throw InputError(sysError(path, "cannot map"));
-        t.data_ = static_cast<char*>(region);
-        if (size > 0 &&
-            ::mmap(region, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, f.fd, 0) == MAP_FAILED)
-            throw InputError(sysError(path, "cannot map"));
-        ::madvise(region, size, MADV_SEQUENTIAL);
-        t.guard_ = MappedFileGuard(region, roundUp(size));
-        t.size_ = size;
-        t.fileBacked_ = true;
+        t.mapFile(f.fd, size, path);
+        t.guard_ = MappedFileGuard(t.data_, roundUp(size));
         return t;
     }
-
-    // gzip: read the compressed file, inflate member by member into a growing buffer.
-    std::unique_ptr<char[]> in(new char[size]);
-    for (uint64_t done = 0; done < size;) {
-        ssize_t n = ::pread(f.fd, in.get() + done, size - done, off_t(done));
-        if (n <= 0) throw InputError(sysError(path, "cannot read"));
-        done += uint64_t(n);
+    // gzip: the text is inflated into a scratch file (beside the trace when there is room), whose
+    // pages the kernel can reclaim, and mapped like a plain file.
+    TraceBytes gz;
+    gz.mapFile(f.fd, size, path);
+    gz.guard_ = MappedFileGuard(gz.data_, roundUp(size));
+    ScratchFile scratch = openScratchFile({folderOf(path)}, guessInflatedSize(gz.text()));
+    uint64_t inflated = 0;
+    try {
+        try {
+            inflated = inflateGzip(gz.text(), scratch.fd, path);
+        } catch (const ScratchFull&) {
+            ::close(scratch.fd);
+            scratch = openScratchInMemory();
+            inflated = inflateGzip(gz.text(), scratch.fd, path);
+        }
+    } catch (const InputError&) {
+        ::close(scratch.fd);
+        if (gz.faulted()) throw InputError(path + ": the file was truncated while it was read");
+        throw;
     }
-    // ISIZE (the last 4 bytes) is the size mod 2^32 of the last member: a first guess only.
-    uint32_t isize = 0;
-    if (size >= 18) std::memcpy(&isize, in.get() + size - 4, 4);
-    uint64_t capacity =
-        roundUp(std::max<uint64_t>({uint64_t(isize), size * 4, uint64_t(1) << 20}) + kPadding);
+    Fd text{scratch.fd};
+    if (gz.faulted()) throw InputError(path + ": the file was truncated while it was read");
     t.compressed_ = true;
-    t.mapped_ = capacity;
-    t.data_ = mapAnonymous(capacity);
-    if (!t.data_) throw InputError(path + ": not enough memory to inflate");
-
-    std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)> d(
-        libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
-    uint64_t inPos = 0, outPos = 0;
-    while (inPos < size) {
-        size_t usedIn = 0, produced = 0;
-        libdeflate_result r =
-            libdeflate_gzip_decompress_ex(d.get(), in.get() + inPos, size - inPos, t.data_ + outPos,
-                                          t.mapped_ - outPos - kPadding, &usedIn, &produced);
-        if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
-            uint64_t grown = roundUp(t.mapped_ * 2);
-            void* p = ::mremap(t.data_, t.mapped_, grown, MREMAP_MAYMOVE);
-            if (p == MAP_FAILED) throw InputError(path + ": not enough memory to inflate");
-            t.data_ = static_cast<char*>(p);
-            t.mapped_ = grown;
-            continue;
-        }
-        if (r != LIBDEFLATE_SUCCESS) {
-            // Garbage after a complete member is tolerated (as by gzip); a broken member is not.
-            bool member =
-                size - inPos >= 2 && uint8_t(in[inPos]) == 0x1f && uint8_t(in[inPos + 1]) == 0x8b;
-            if (inPos > 0 && !member) break;
-            throw InputError(path + ": corrupt or truncated gzip data (compressed byte " +
-                             std::to_string(inPos) + ")");
-        }
-        inPos += usedIn;
-        outPos += produced;
-        // Skip zero padding between or after members.
-        while (inPos < size && in[inPos] == 0) ++inPos;
-    }
-    t.size_ = outPos;
-    uint64_t fitted = roundUp(outPos + kPadding);
-    if (fitted < t.mapped_) {
-        ::munmap(t.data_ + fitted, t.mapped_ - fitted);
-        t.mapped_ = fitted;
-    }
-    std::memset(t.data_ + outPos, 0, kPadding);
+    t.mapFile(text.fd, inflated, path);
     return t;
 }
 

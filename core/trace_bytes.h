@@ -1,6 +1,6 @@
-// The bytes of an input file: a read-only mapping of a plain file, or the inflated contents of a
-// gzip file (detected by its magic bytes). Either way the text is followed by readable NUL bytes,
-// which the scanner uses as a sentinel.
+// The bytes of an input file: a read-only mapping of a plain file, or of the inflated contents of a
+// gzip file (detected by its magic bytes) kept in an unlinked scratch file. Either way the text is
+// followed by readable NUL bytes, which the scanner uses as a sentinel.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +40,8 @@ public:
     bool wasCompressed() const { return compressed_; }
     uint64_t fileSize() const { return fileSize_; }
     // Lets the kernel drop mapped pages of a plain file that were read (they stay in the page
-    // cache), so resident memory does not grow with the file. No effect on inflated or copied
-    // buffers: their pages would come back as zeros.
+    // cache), so resident memory does not grow with the file. No effect on bytes copied from a
+    // string: their pages would come back as zeros.
     void release(uint64_t begin, uint64_t end) const;
     // The file's stamp when it was opened (none for bytes from no file), and whether a read of
     // its mapping found it truncated since (MappedFileGuard): what Trace::changedOnDisk checks.
@@ -50,6 +50,7 @@ public:
 
 private:
     void reset();
+    void mapFile(int fd, uint64_t size, const std::string& path);
     char* data_ = nullptr;
     uint64_t size_ = 0;
     uint64_t mapped_ = 0;

@@ -1,6 +1,7 @@
 // bench_viewer --viewer PATH --cli PATH [--sizes 40,200,1000] [--shapes kineto,deep] [--gzip]
 //              [--runs 3] [--dir DIR] [--repeats 15] [--interact-mb 1000] [--paint-events N]
-//              [--skip-open] [--skip-interact]
+//              [--skip-open] [--skip-interact] [--skip-paint]
+//              [--interact-trace PATH [--interact-kernel-info PATH]]
 //
 // The viewer against stackline-cli on the same generated traces, on this machine, in one run:
 //  1. Open: for each shape and size (and the largest's `gzip -1` file with --gzip), `stackline-cli
@@ -8,9 +9,11 @@
 //     time, of the viewer's first frame of the whole timeline and of its panels all filled, each
 //     stamped here from the fork.
 //  2. Interactions: the real main window, offscreen in this process, on the kineto trace of
-//     --interact-mb: select a slice, switch a tab, sort a table, a filter keystroke, highlight a
-//     hotspot's kernels, search next, and a zoom; each repeated with a
-//     different target, timed from the input event to the frame that shows its final result.
+//     --interact-mb (or the trace given by --interact-trace: tests/bench/bench_memory.sh runs this
+//     inside a memory cgroup): select a slice, scroll (along time and across tracks), switch to
+//     every tab, sort a table, a filter keystroke, highlight a hotspot's kernels, search next,
+//     and a zoom; each repeated with a different target, timed from the input event to the frame
+//     that shows its final result; then one export of the annotated trace.
 //  3. Repaint of a synthetic trace of --paint-events events (10M) at several zooms: the window
 //     set, then the event loop paints.
 // It prints the figures and the targets beside them; it asserts nothing.
@@ -18,6 +21,7 @@
 #include <QApplication>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -40,6 +44,7 @@
 #include "hotspots_panel.h"
 #include "kernels_panel.h"
 #include "main_window.h"
+#include "memory_budget.h"
 #include "search_controller.h"
 #include "synthetic_trace.h"
 #include "table_panel.h"
@@ -65,6 +70,8 @@ struct Options {
     bool gzip = false, open = true, interact = true;
     int runs = 3, repeats = 15;
     double interactMb = 1000;
+    std::string interactTrace, interactKernelInfo;  // instead of a generated trace
+    bool paint = true;
     uint64_t paintEvents = 10'000'000;
 };
 
@@ -266,13 +273,32 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         }
         printInteraction(i);
     }
-    // Switch a tab: each visible tab in turn.
+    // Scroll: along time (a horizontal wheel or drag pans a tenth of a millisecond window by a
+    // third of it), then the tracks up or down when they do not fit.
+    {
+        Interaction& i = out.emplace_back(Interaction{"scroll", {}, 0});
+        ZoomControl* zoom = w.state()->zoom();
+        const int64_t start = zoom->traceStart(), length = zoom->traceEnd() - start;
+        zoom->setWindow(start + length / 3, start + length / 3 + 100'000);
+        settle();
+        QScrollBar* bar = w.timeline()->verticalScrollBar();
+        for (int k = 0; k < n; ++k) {
+            if (k % 2 == 1 && bar->maximum() > 0) {
+                const int to = int(rng() % uint32_t(bar->maximum() + 1));
+                i.ms.push_back(frame([&] { bar->setValue(to == bar->value() ? 0 : to); }));
+            } else {
+                i.ms.push_back(frame([&] { zoom->panBy(zoom->windowDuration() / 3); }));
+            }
+        }
+        printInteraction(i);
+    }
+    // Switch a tab: each visible tab in turn, every one at least once.
     {
         Interaction& i = out.emplace_back(Interaction{"switch a tab", {}, 0});
         std::vector<int> visible;
         for (int t = 0; t < w.tabs()->count(); ++t)
             if (w.tabs()->isTabVisible(t)) visible.push_back(t);
-        for (int k = 0; k < n; ++k) {
+        for (int k = 0; k < std::max(n, int(visible.size())); ++k) {
             const int t = visible[size_t(k + 1) % visible.size()];
             i.ms.push_back(frame([&] { clickTab(w, t); }));
         }
@@ -370,6 +396,29 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         }
         printInteraction(i);
     }
+    // Export the annotated trace (File > Export), until the job reports.
+    {
+        const QString path = QString::fromStdString(opt.dir + "/bench_viewer_export.json");
+        bool done = false, ok = false;
+        QString message;
+        const QMetaObject::Connection c = QObject::connect(&w, &MainWindow::exportFinished,
+                                                           [&](bool success, const QString& text) {
+                                                               done = true;
+                                                               ok = success;
+                                                               message = text;
+                                                           });
+        const auto t0 = Clock::now();
+        w.exportTo(path);
+        while (!done) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            QThread::msleep(2);
+        }
+        QObject::disconnect(c);
+        std::printf("%-32s %6d %9.1f   %s\n", "export (annotated .json)", 1, msSince(t0),
+                    ok ? "written" : ("FAILED: " + message.toStdString()).c_str());
+        fs::remove(path.toStdString());
+        if (!ok) throw std::runtime_error("export failed: " + message.toStdString());
+    }
     return out;
 }
 
@@ -413,7 +462,8 @@ void usage() {
     std::fprintf(stderr,
                  "usage: bench_viewer --viewer PATH --cli PATH [--sizes 40,200,1000] "
                  "[--shapes kineto,deep] [--gzip] [--runs 3] [--dir DIR] [--repeats 15] "
-                 "[--interact-mb 1000] [--paint-events N] [--skip-open] [--skip-interact]\n");
+                 "[--interact-mb 1000] [--paint-events N] [--skip-open] [--skip-interact] "
+                 "[--skip-paint] [--interact-trace PATH [--interact-kernel-info PATH]]\n");
     std::exit(2);
 }
 
@@ -477,6 +527,12 @@ Options parseOptions(const QStringList& arguments) {
             opt.open = false;
         } else if (arg == "--skip-interact") {
             opt.interact = false;
+        } else if (arg == "--skip-paint") {
+            opt.paint = false;
+        } else if (arg == "--interact-trace") {
+            opt.interactTrace = fs::absolute(value());
+        } else if (arg == "--interact-kernel-info") {
+            opt.interactKernelInfo = fs::absolute(value());
         } else {
             usage();
         }
@@ -502,19 +558,28 @@ int run(Options opt) {
     std::vector<OpenResult> opened;
     if (opt.open) opened = benchOpen(opt);
     if (opt.interact) {
-        const GeneratedTrace g = generateTrace(opt.dir, uint64_t(opt.interactMb * kMiB), kSeed,
-                                               true, TraceShape::kKineto);
+        GeneratedTrace g;
+        if (opt.interactTrace.empty()) {
+            g = generateTrace(opt.dir, uint64_t(opt.interactMb * kMiB), kSeed, true,
+                              TraceShape::kKineto);
+        } else {
+            g.tracePath = opt.interactTrace;
+            g.kernelInfoPath = opt.interactKernelInfo;
+            g.bytes = fs::file_size(g.tracePath);
+        }
         std::printf(
-            "\n2. Interactions in the main window on %.0f MB (%llu events): ms from the "
-            "input event to its frame, %d targets each\n",
-            double(g.bytes) / kMiB, (unsigned long long)g.events, opt.repeats);
+            "\n2. Interactions in the main window on %s (%.0f MB): ms from the input "
+            "event to its frame, %d targets each\n",
+            g.tracePath.c_str(), double(g.bytes) / kMiB, opt.repeats);
         std::printf("%-32s %6s %9s %9s %9s   %s\n", "interaction", "runs", "median", "p90", "max",
                     "p90 <= 50 ms");
         benchInteractions(opt, g.tracePath, g.kernelInfoPath);
-        fs::remove(g.tracePath);
-        fs::remove(g.kernelInfoPath);
-        benchPaint(opt);
+        if (opt.interactTrace.empty()) {
+            fs::remove(g.tracePath);
+            fs::remove(g.kernelInfoPath);
+        }
     }
+    if (opt.paint) benchPaint(opt);
     if (!opened.empty()) {
         std::printf("\ntargets (open)\n");
         for (const OpenResult& r : opened) {
@@ -540,6 +605,7 @@ int run(Options opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    stackline::returnFreedBlocksPromptly();  // as the viewer does
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const Options opt = parseOptions(QCoreApplication::arguments());

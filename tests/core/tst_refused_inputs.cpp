@@ -250,11 +250,15 @@ void TstRefusedInputs::refusedGzip_data() {
     auto row = [](const char* name, const QByteArray& bytes, const QString& message) {
         QTest::newRow(name) << bytes << message;
     };
-    const QString corrupt = "corrupt or truncated gzip data (compressed byte 0)";
-    row("truncated gzip", dataFile("truncated.json.gz"), corrupt);
-    row("corrupt gzip", dataFile("corrupt.json.gz"), corrupt);
-    row("gzip magic only", QByteArray("\x1f\x8b", 2), corrupt);
-    row("gzip header only", QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10), corrupt);
+    // The byte is where inflating stopped: the end of a truncated file, or the bad data.
+    auto corrupt = [](int byte) {
+        return QString("corrupt or truncated gzip data (compressed byte %1)").arg(byte);
+    };
+    row("truncated gzip", dataFile("truncated.json.gz"), corrupt(219));
+    row("corrupt gzip", dataFile("corrupt.json.gz"), corrupt(55));
+    row("gzip magic only", QByteArray("\x1f\x8b", 2), corrupt(2));
+    row("gzip header only", QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10),
+        corrupt(10));
     row("gzip of text", dataFile("not-json.json.gz"),
         "line 1, column 1 (byte 0): not a JSON trace: the top level is not an object");
 }

@@ -1,0 +1,21 @@
+// What this process may hold in memory, and how it gives memory back: the limit of its memory
+// cgroup (what a cluster's job, a container or systemd-run gives it), and the allocator tuned so
+// that freed tables go back to the system at once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace stackline {
+
+// The smallest memory limit of this process's cgroup and its ancestors (cgroup v2 memory.max, v1
+// memory.limit_in_bytes), when one is set below the machine's memory; nullopt otherwise.
+std::optional<uint64_t> memoryLimit();
+
+// glibc raises its mmap threshold each time a big block is freed, up to 32 MB, after which
+// blocks of that size come from the heap and a freed one stays with the process: the loader's
+// chunk tables, freed as they are appended, would then stay until exit. A fixed threshold keeps
+// every block of a MiB or more mapped and returned when freed. Called first thing in main().
+void returnFreedBlocksPromptly();
+
+}  // namespace stackline
