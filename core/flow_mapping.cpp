@@ -63,14 +63,31 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
         prev = row;
     }
     FlowMapping m;
-    m.src2dst.assign(uids.count(), kNone);
-    m.dst2src.assign(uids.count(), kNone);
     for (auto [src, dst] : pairs) {
         if (src == kNone || dst == kNone) continue;
-        m.src2dst[src] = dst;
-        m.dst2src[dst] = src;
+        m.bySrc_.emplace_back(src, dst);
+        m.byDst_.emplace_back(dst, src);
+    }
+    // By key; where several pairs share a key, the last one made wins (as the reference's dict
+    // assignments do): stable sorts, then the last of each run of equal keys is kept.
+    for (FlowMapping::Pairs* p : {&m.bySrc_, &m.byDst_}) {
+        std::stable_sort(p->begin(), p->end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < p->size(); ++i) {
+            if (i + 1 < p->size() && (*p)[i + 1].first == (*p)[i].first) continue;
+            (*p)[kept++] = (*p)[i];
+        }
+        p->resize(kept);
+        p->shrink_to_fit();
     }
     return m;
+}
+
+uint32_t FlowMapping::find(const Pairs& pairs, uint32_t key) {
+    auto it = std::lower_bound(pairs.begin(), pairs.end(), key,
+                               [](const auto& p, uint32_t k) { return p.first < k; });
+    return it != pairs.end() && it->first == key ? it->second : kNoFlow;
 }
 
 }  // namespace stackline

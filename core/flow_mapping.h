@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "event_table.h"
@@ -11,11 +12,21 @@
 
 namespace stackline {
 
-struct FlowMapping {
+// src2dst and dst2src by uid key. Few events are flow ends, so they are kept as pairs sorted by
+// key rather than as arrays over every event (8 bytes per event).
+class FlowMapping {
+public:
     static constexpr uint32_t kNoFlow = UINT32_MAX;
-    // By uid key: the other end of a flow; kNoFlow where there is none. Both empty when the trace
-    // has no flow event.
-    std::vector<uint32_t> src2dst, dst2src;
+    // The other end of a flow, kNoFlow where there is none.
+    uint32_t dstOf(uint32_t srcKey) const { return find(bySrc_, srcKey); }
+    uint32_t srcOf(uint32_t dstKey) const { return find(byDst_, dstKey); }
+
+private:
+    friend FlowMapping buildFlowMapping(const EventTable&, const std::vector<uint8_t>&,
+                                        const EventUids&, ProcessErrors&);
+    using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;  // (key, other end), by key
+    static uint32_t find(const Pairs& pairs, uint32_t key);
+    Pairs bySrc_, byDst_;
 };
 
 // isFlow: by row, whether the processor's partition took the event as a flow event. Errors are

@@ -350,7 +350,7 @@ private:
     // _related_compile_region: the nearest compiled event, any thread, strictly around the
     // backward region's fwdbwd source.
     uint32_t relatedRegion(uint32_t regionRow) {
-        uint32_t src = flows_.dst2src.empty() ? kNone : flows_.dst2src[key(regionRow)];
+        uint32_t src = flows_.srcOf(key(regionRow));
         if (src == kNone)
             throw ProcessError{DiagnosticKind::BackwardWithoutFlow,
                                eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
@@ -369,8 +369,8 @@ private:
     // _kernel_events_for_op: calls f(row) for each kernel event of the op.
     template <typename F>
     void forEachKernel(uint32_t opKey, F&& f) {
-        if (!flows_.src2dst.empty() && flows_.src2dst[opKey] != FlowMapping::kNoFlow) {
-            f(rowOf(flows_.src2dst[opKey]));
+        if (uint32_t dst = flows_.dstOf(opKey); dst != FlowMapping::kNoFlow) {
+            f(rowOf(dst));
             return;
         }
         uint32_t opRow = rowOf(opKey);

@@ -1,12 +1,15 @@
 // bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] [--reference ORACLE] [--gzip]
-//                [--shape kineto|deep]
+//                [--shape kineto|deep] [--baseline PATH [--runs 5]]
 //
 // For each size (MiB): generates a trace of the shape (kineto: Kineto's layout; deep: Python
 // frames around every op, compact), times `cp` of it and
 // `stackline-cli annotate ... --timings` taking turns, and prints load/process/export times, MB/s,
 // the ratio to cp and peak RSS. On the first size <= 64 MiB it also runs the reference when
 // --reference gives the path of its oracle.py (see tests/golden/README.md) and python3 exists, and
-// checks that both outputs are equal. Linux only (fork, wait4).
+// checks that both outputs are equal. With --baseline (another build's stackline-cli), the two take
+// turns --runs times on each input (and its .json.gz with --gzip): the medians of their wall times,
+// and whether their outputs are byte-identical (.json.gz outputs once inflated). Linux only (fork,
+// wait4).
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -47,6 +50,8 @@ struct Options {
     std::string dir;
     std::string reference;
     bool gzip = false;
+    std::string baseline;
+    int runs = 5;
     stackline::bench::TraceShape shape = stackline::bench::TraceShape::kKineto;
 };
 
@@ -143,7 +148,8 @@ std::string trim(std::string s) {
 void usage() {
     std::fprintf(stderr,
                  "usage: bench_annotate --cli PATH [--sizes 40,200,1000] [--dir TMPDIR] "
-                 "[--reference ORACLE.py] [--gzip] [--shape kineto|deep]\n");
+                 "[--reference ORACLE.py] [--gzip] [--shape kineto|deep] "
+                 "[--baseline PATH [--runs 5]]\n");
     std::exit(2);
 }
 
@@ -172,6 +178,10 @@ Options parseOptions(int argc, char** argv) {
             opt.reference = value();
         } else if (arg == "--gzip") {
             opt.gzip = true;
+        } else if (arg == "--baseline") {
+            opt.baseline = value();
+        } else if (arg == "--runs") {
+            opt.runs = std::max(1, std::atoi(value().c_str()));
         } else if (arg == "--shape") {
             const auto shape = stackline::bench::traceShapeNamed(value());
             if (!shape) usage();
@@ -183,11 +193,57 @@ Options parseOptions(int argc, char** argv) {
     if (opt.cli.empty() || opt.sizesMb.empty()) usage();
     // The CLI runs from the same working directory, but make a relative path explicit for execvp.
     if (opt.cli.find('/') == std::string::npos && fs::exists(opt.cli)) opt.cli = "./" + opt.cli;
+    if (opt.baseline.find('/') == std::string::npos && fs::exists(opt.baseline))
+        opt.baseline = "./" + opt.baseline;
     return opt;
 }
 
 const char* verdict(bool met) {
     return met ? "met" : "MISSED";
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The baseline and the CLI annotate `trace` into `out` (whose name says .json or .json.gz) taking
+// turns; the medians of their wall times and whether the outputs are the same text.
+struct BaselineResult {
+    std::string input, output;
+    double baseline = 0, cli = 0;
+    bool identical = false;
+};
+BaselineResult againstBaseline(const Options& opt, const std::string& trace,
+                               const std::string& kernelInfo, const std::string& out,
+                               const std::string& err) {
+    const std::string baseOut = out + ".baseline" + (out.ends_with(".gz") ? ".json.gz" : ".json");
+    std::vector<double> base, cli;
+    for (int i = 0; i < opt.runs; ++i) {
+        fs::remove(out);
+        fs::remove(baseOut);
+        base.push_back(runChecked({opt.baseline, "annotate", trace, "--kernel-info", kernelInfo,
+                                   "-o", baseOut},
+                                  "/dev/null", err)
+                           .seconds);
+        fs::remove(baseOut);
+        cli.push_back(
+            runChecked({opt.cli, "annotate", trace, "--kernel-info", kernelInfo, "-o", out},
+                       "/dev/null", err)
+                .seconds);
+    }
+    runChecked({opt.baseline, "annotate", trace, "--kernel-info", kernelInfo, "-o", baseOut},
+               "/dev/null", err);
+    const std::string compare = out.ends_with(".gz")
+                                    ? "cmp -s <(gzip -dc \"$0\") <(gzip -dc \"$1\")"
+                                    : "cmp -s \"$0\" \"$1\"";
+    const bool identical =
+        runProcess({"bash", "-c", compare, out, baseOut}, "/dev/null", err).exitCode == 0;
+    fs::remove(out);
+    fs::remove(baseOut);
+    return {fs::path(trace).filename(), fs::path(out).filename(), median(base), median(cli),
+            identical};
 }
 
 // Deletes what the benchmark wrote, also when it stops on an error.
@@ -232,6 +288,7 @@ int run(const Options& opt) {
     cleanup.files = {out, err, copy, refOut, refResult, refStdout};
     std::vector<SizeResult> results;
     std::vector<GzipResult> gzipResults;
+    std::vector<BaselineResult> baselineResults;
     std::optional<ReferenceResult> ref;
 
     std::printf("Stackline annotate benchmark: %s, files in %s\n", opt.cli.c_str(), dir.c_str());
@@ -275,6 +332,9 @@ int run(const Options& opt) {
             for (const std::string& f : {refOut, refResult, refStdout}) fs::remove(f);
         }
         fs::remove(out);
+        if (!opt.baseline.empty())
+            baselineResults.push_back(
+                againstBaseline(opt, trace.tracePath, trace.kernelInfoPath, out, err));
 
         if (opt.gzip) {
             const std::string gz = trace.tracePath + ".gz";
@@ -285,6 +345,10 @@ int run(const Options& opt) {
                 mb, gzMb,
                 sideBySide({"gzip", "-dc", gz}, "", opt, gz, trace.kernelInfoPath, out, err)});
             fs::remove(out);
+            if (!opt.baseline.empty())
+                for (const std::string& o : {out, out + ".gz"})
+                    baselineResults.push_back(
+                        againstBaseline(opt, gz, trace.kernelInfoPath, o, err));
             fs::remove(gz);
         }
         fs::remove(trace.tracePath);  // before the next, larger one: bounded disk use
@@ -298,6 +362,16 @@ int run(const Options& opt) {
             std::printf("%8.1f %8.1f %10.3f %8.3f %12.2f %8.3f\n", g.mb, g.gzMb, g.inflateSecs(),
                         g.loadSecs(), g.loadSecs() / g.inflateSecs(), g.run.cli.proc.seconds);
         }
+    }
+    if (!baselineResults.empty()) {
+        std::printf(
+            "\nagainst the baseline %s (medians of %d alternating runs)\n%-40s %-14s "
+            "%10s %8s %6s %s\n",
+            opt.baseline.c_str(), opt.runs, "input", "output", "baseline s", "cli s", "ratio",
+            "output identical");
+        for (const BaselineResult& b : baselineResults)
+            std::printf("%-40s %-14s %10.3f %8.3f %6.2f %s\n", b.input.c_str(), b.output.c_str(),
+                        b.baseline, b.cli, b.cli / b.baseline, b.identical ? "yes" : "NO");
     }
     if (ref) {
         std::printf("\nreference on %.1f MB: %.2f s, peak RSS %.1f MB (%s)\n", ref->mb,
@@ -326,10 +400,18 @@ int run(const Options& opt) {
             largest.mb, first.mb, scaling, verdict(scaling <= 30));
     }
     for (const GzipResult& g : gzipResults) {
-        std::printf("  %.0f MB .json.gz: load <= 1.5x inflate: %.2fx: %s\n", g.mb,
-                    g.loadSecs() / g.inflateSecs(), verdict(g.loadSecs() <= 1.5 * g.inflateSecs()));
+        std::printf("  %.0f MB .json.gz: load <= 1.2x gzip -dc: %.2fx: %s\n", g.mb,
+                    g.loadSecs() / g.inflateSecs(), verdict(g.loadSecs() <= 1.2 * g.inflateSecs()));
     }
-    return ref && !ref->equal ? 1 : 0;
+    bool sameOutputs = true;
+    for (const BaselineResult& b : baselineResults) {
+        std::printf("  %s -> %s: within 10%% of the baseline, identical output: %.2fx, %s: %s\n",
+                    b.input.c_str(), b.output.c_str(), b.cli / b.baseline,
+                    b.identical ? "identical" : "different",
+                    verdict(b.cli <= 1.1 * b.baseline && b.identical));
+        sameOutputs = sameOutputs && b.identical;
+    }
+    return (ref && !ref->equal) || !sameOutputs ? 1 : 0;
 }
 
 }  // namespace
