@@ -602,7 +602,7 @@ private:
         t.pid.push_back(r.pid);
         t.tid.push_back(r.tid);
         t.externalId.push_back(r.externalId);
-        t.uid.push_back(r.uid);
+        if (r.uid != kNoKey) t.uidKeys.emplace_back(uint32_t(t.kinds.size()), r.uid);
         t.flowId.push_back(r.flowId);
         if (nanoseconds_) {
             t.tsNs.push_back(r.tsNs);

@@ -1,5 +1,6 @@
 #include "event_table.h"
 
+#include <algorithm>
 #include <cstring>
 #include <future>
 
@@ -30,7 +31,6 @@ void EventTable::reserve(std::size_t n) {
     pid.reserve(n);
     tid.reserve(n);
     externalId.reserve(n);
-    uid.reserve(n);
     flowId.reserve(n);
     tsNs.reserve(n);
     durNs.reserve(n);
@@ -40,10 +40,16 @@ void EventTable::reserve(std::size_t n) {
 }
 
 EventTable::ProcessingColumns EventTable::takeProcessingColumns() {
-    return {std::move(name),      std::move(cat),        std::move(phase),  std::move(pid),
-            std::move(tid),       std::move(externalId), std::move(uid),    std::move(flowId),
-            std::move(tsNs),      std::move(durNs),      std::move(tsBits), std::move(durBits),
+    return {std::move(name),      std::move(cat),        std::move(phase),   std::move(pid),
+            std::move(tid),       std::move(externalId), std::move(uidKeys), std::move(flowId),
+            std::move(tsNs),      std::move(durNs),      std::move(tsBits),  std::move(durBits),
             std::move(bigFlowId), std::move(strings),    std::move(keys)};
+}
+
+KeyId EventTable::uidOf(uint32_t row) const {
+    auto it = std::lower_bound(uidKeys.begin(), uidKeys.end(), row,
+                               [](const auto& p, uint32_t r) { return p.first < r; });
+    return it != uidKeys.end() && it->first == row ? it->second : kNoKey;
 }
 
 namespace {
@@ -92,7 +98,9 @@ void EventTable::append(EventTable&& other) {
         appendMapped(pid, other.pid, keyMap);
         appendMapped(tid, other.tid, keyMap);
         appendMapped(externalId, other.externalId, keyMap);
-        appendMapped(uid, other.uid, keyMap);
+        for (auto [row, key] : other.uidKeys)
+            uidKeys.emplace_back(row + offset, key == kUnhashable ? key : keyMap[key]);
+        std::vector<std::pair<uint32_t, KeyId>>().swap(other.uidKeys);
     } catch (...) {
         plain.wait();
         throw;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "py_value.h"
@@ -53,7 +54,6 @@ struct EventTable {
     std::vector<char> phase;  // ph when it is a one-character string, else 0
     std::vector<KeyId> pid, tid;
     std::vector<KeyId> externalId;  // args["External id"]; kNoKey when absent or null
-    std::vector<KeyId> uid;         // an existing "uid" field
     std::vector<int64_t> flowId;    // int(id) when flowIdStatus is Ok
     std::unordered_map<uint32_t, __int128> bigFlowId;  // int(id) beyond int64, by row
 
@@ -90,6 +90,11 @@ struct EventTable {
     // occurrence, which is the one Python keeps).
     std::unordered_map<uint32_t, Span> uidValue;
     std::unordered_map<uint32_t, Span> stackValue;
+    // The key of an existing "uid" field, for the rows that have one, by row: only traces the
+    // processor wrote before have them, so a column over every row would be 4 bytes per event
+    // for nothing.
+    std::vector<std::pair<uint32_t, KeyId>> uidKeys;
+    KeyId uidOf(uint32_t row) const;  // kNoKey when the row has none
 
     StringPool strings;
     KeyPool keys;
@@ -103,7 +108,8 @@ struct EventTable {
     struct ProcessingColumns {
         std::vector<uint32_t> name, cat;
         std::vector<char> phase;
-        std::vector<KeyId> pid, tid, externalId, uid;
+        std::vector<KeyId> pid, tid, externalId;
+        std::vector<std::pair<uint32_t, KeyId>> uidKeys;
         std::vector<int64_t> flowId, tsNs, durNs;
         std::vector<uint64_t> tsBits, durBits;
         std::unordered_map<uint32_t, __int128> bigFlowId;

@@ -22,8 +22,12 @@ public:
         forEach([&](std::size_t group, uint32_t) { ++ix.start_[group + 1]; });
         for (std::size_t i = 1; i < ix.start_.size(); ++i) ix.start_[i] += ix.start_[i - 1];
         ix.values_.resize(ix.start_.back());
-        std::vector<uint32_t> next(ix.start_.begin(), ix.start_.end() - 1);
-        forEach([&](std::size_t group, uint32_t value) { ix.values_[next[group]++] = value; });
+        // Each group's start serves as its fill cursor, and ends as the next group's start: one
+        // shift puts them back. (A separate array of cursors would be as big as start_, and
+        // groups may be every event.)
+        forEach([&](std::size_t group, uint32_t value) { ix.values_[ix.start_[group]++] = value; });
+        for (std::size_t i = ix.start_.size() - 1; i > 0; --i) ix.start_[i] = ix.start_[i - 1];
+        ix.start_[0] = 0;
         return ix;
     }
 

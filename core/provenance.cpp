@@ -65,7 +65,10 @@ public:
         partition();
         searchAndIndex();
         sortCompiledRegions();
-        for (const CoveredGroup& group : compiledCovered_) processRegion(group);
+        for (CoveredGroup& group : compiledCovered_) {
+            processRegion(group);
+            std::vector<uint32_t>().swap(group.ops);  // done with: what processing adds, it frees
+        }
         finish();
     }
 
@@ -273,13 +276,15 @@ private:
         return out;
     }
 
-    // For each op, the extern regions covering it, in group order.
-    void indexExternRegions(const std::vector<CoveredGroup>& externCovered) {
+    // For each op, the extern regions covering it, in group order. The groups' ops are not read
+    // after this: they are freed (as many as the events, on big traces).
+    void indexExternRegions(std::vector<CoveredGroup>& externCovered) {
         if (externCovered.empty()) return;
         externRegionsOfOp_ = GroupedIndex::build(uids_.count(), [&](auto add) {
             for (std::size_t g = 0; g < externCovered.size(); ++g)
                 for (uint32_t op : externCovered[g].ops) add(op, uint32_t(g));
         });
+        for (CoveredGroup& group : externCovered) std::vector<uint32_t>().swap(group.ops);
     }
 
     // Both _find_events_covered_in calls, then the indexes of flows, kernels and extern regions.

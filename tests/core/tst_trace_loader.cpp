@@ -25,10 +25,11 @@ static std::string rowText(const Trace& t, uint32_t row) {
     std::memcpy(&kinds, &e.kinds[row], sizeof kinds);
     return text + " | name " + std::string(e.nameOf(row)) + " | cat " + std::string(e.catOf(row)) +
            " | ph " + std::to_string(int(e.phase[row])) + " | pid " + key(e.pid[row]) + " | tid " +
-           key(e.tid[row]) + " | external " + key(e.externalId[row]) + " | uid " + key(e.uid[row]) +
-           " | flow " + std::to_string(e.flowId[row]) + " | ts " + std::to_string(e.tsBits[row]) +
-           " | dur " + std::to_string(e.durBits[row]) + " | kinds " + std::to_string(kinds) +
-           " | args " + std::string(t.slice(e.argsSpan(row))) + " | uid value " +
+           key(e.tid[row]) + " | external " + key(e.externalId[row]) + " | uid " +
+           key(e.uidOf(row)) + " | flow " + std::to_string(e.flowId[row]) + " | ts " +
+           std::to_string(e.tsBits[row]) + " | dur " + std::to_string(e.durBits[row]) +
+           " | kinds " + std::to_string(kinds) + " | args " +
+           std::string(t.slice(e.argsSpan(row))) + " | uid value " +
            (uidSpan == e.uidValue.end() ? "-" : std::string(t.slice(uidSpan->second))) +
            " | stack value " +
            (stackSpan == e.stackValue.end() ? "-" : std::string(t.slice(stackSpan->second)));
