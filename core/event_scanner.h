@@ -602,8 +602,8 @@ private:
         t.pid.push_back(r.pid);
         t.tid.push_back(r.tid);
         t.externalId.push_back(r.externalId);
-        if (r.uid != kNoKey) t.uidKeys.emplace_back(uint32_t(t.kinds.size()), r.uid);
-        t.flowId.push_back(r.flowId);
+        if (r.uid != kNoKey) t.uidKeys.push(row, r.uid);
+        if (k.flowId == FlowIdStatus::Ok) t.flowIds.push(row, r.flowId);
         if (nanoseconds_) {
             t.tsNs.push_back(r.tsNs);
             t.durNs.push_back(r.durNs);

@@ -31,7 +31,6 @@ void EventTable::reserve(std::size_t n) {
     pid.reserve(n);
     tid.reserve(n);
     externalId.reserve(n);
-    flowId.reserve(n);
     tsNs.reserve(n);
     durNs.reserve(n);
     tsBits.reserve(n);
@@ -41,15 +40,9 @@ void EventTable::reserve(std::size_t n) {
 
 EventTable::ProcessingColumns EventTable::takeProcessingColumns() {
     return {std::move(name),      std::move(cat),        std::move(phase),   std::move(pid),
-            std::move(tid),       std::move(externalId), std::move(uidKeys), std::move(flowId),
+            std::move(tid),       std::move(externalId), std::move(uidKeys), std::move(flowIds),
             std::move(tsNs),      std::move(durNs),      std::move(tsBits),  std::move(durBits),
             std::move(bigFlowId), std::move(strings),    std::move(keys)};
-}
-
-KeyId EventTable::uidOf(uint32_t row) const {
-    auto it = std::lower_bound(uidKeys.begin(), uidKeys.end(), row,
-                               [](const auto& p, uint32_t r) { return p.first < r; });
-    return it != uidKeys.end() && it->first == row ? it->second : kNoKey;
 }
 
 namespace {
@@ -81,7 +74,7 @@ void EventTable::append(EventTable&& other) {
         appendColumn(argsOffset, other.argsOffset);
         appendColumn(argsLength, other.argsLength);
         appendColumn(phase, other.phase);
-        appendColumn(flowId, other.flowId);
+        flowIds.append(std::move(other.flowIds), offset, [](int64_t id) { return id; });
         appendColumn(tsNs, other.tsNs);
         appendColumn(durNs, other.durNs);
         appendColumn(tsBits, other.tsBits);
@@ -98,9 +91,8 @@ void EventTable::append(EventTable&& other) {
         appendMapped(pid, other.pid, keyMap);
         appendMapped(tid, other.tid, keyMap);
         appendMapped(externalId, other.externalId, keyMap);
-        for (auto [row, key] : other.uidKeys)
-            uidKeys.emplace_back(row + offset, key == kUnhashable ? key : keyMap[key]);
-        std::vector<std::pair<uint32_t, KeyId>>().swap(other.uidKeys);
+        uidKeys.append(std::move(other.uidKeys), offset,
+                       [&](KeyId key) { return key == kUnhashable ? key : keyMap[key]; });
     } catch (...) {
         plain.wait();
         throw;

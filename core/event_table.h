@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "py_value.h"
+#include "sparse_column.h"
 #include "string_pool.h"
 
 namespace stackline {
@@ -54,7 +54,8 @@ struct EventTable {
     std::vector<char> phase;  // ph when it is a one-character string, else 0
     std::vector<KeyId> pid, tid;
     std::vector<KeyId> externalId;  // args["External id"]; kNoKey when absent or null
-    std::vector<int64_t> flowId;    // int(id) when flowIdStatus is Ok
+    // int(id) when the row's flowId kind is Ok (flow events; 0 for the others).
+    SparseColumn<int64_t> flowIds;
     std::unordered_map<uint32_t, __int128> bigFlowId;  // int(id) beyond int64, by row
 
     // ts and dur: the Python number (processor) and exact nanoseconds (display; empty when the
@@ -90,11 +91,10 @@ struct EventTable {
     // occurrence, which is the one Python keeps).
     std::unordered_map<uint32_t, Span> uidValue;
     std::unordered_map<uint32_t, Span> stackValue;
-    // The key of an existing "uid" field, for the rows that have one, by row: only traces the
-    // processor wrote before have them, so a column over every row would be 4 bytes per event
-    // for nothing.
-    std::vector<std::pair<uint32_t, KeyId>> uidKeys;
-    KeyId uidOf(uint32_t row) const;  // kNoKey when the row has none
+    // The key of an existing "uid" field, kNoKey where there is none: only traces the processor
+    // wrote before have them.
+    SparseColumn<KeyId> uidKeys;
+    KeyId uidOf(uint32_t row) const { return uidKeys.at(row, kNoKey); }
 
     StringPool strings;
     KeyPool keys;
@@ -109,8 +109,9 @@ struct EventTable {
         std::vector<uint32_t> name, cat;
         std::vector<char> phase;
         std::vector<KeyId> pid, tid, externalId;
-        std::vector<std::pair<uint32_t, KeyId>> uidKeys;
-        std::vector<int64_t> flowId, tsNs, durNs;
+        SparseColumn<KeyId> uidKeys;
+        SparseColumn<int64_t> flowIds;
+        std::vector<int64_t> tsNs, durNs;
         std::vector<uint64_t> tsBits, durBits;
         std::unordered_map<uint32_t, __int128> bigFlowId;
         StringPool strings;

@@ -11,10 +11,9 @@ std::vector<uint32_t> EventUids::assign(const EventTable& events, bool uidAssign
     fromTrace_ = true;
     keyOfRow_.resize(rows_);
     std::unordered_map<KeyId, uint32_t> dense;
-    auto next = events.uidKeys.begin();  // the next row with a uid
+    std::size_t next = 0;
     for (uint32_t row = 0; row < rows_; ++row) {
-        KeyId k = kNoKey;
-        if (next != events.uidKeys.end() && next->first == row) k = (next++)->second;
+        KeyId k = events.uidKeys.at(row, kNoKey, next);
         if (events.kinds[row].event != ValueKind::Object || k == kNoKey || k == kUnhashable) {
             missing.push_back(row);
             keyOfRow_[row] = uint32_t(rowOfKey_.size());

@@ -42,6 +42,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
     std::vector<End> ends;
     uint64_t lastKey = UINT64_MAX;
     uint32_t track = kNoTrack;
+    std::size_t nextId = 0;  // into ev.flowIds
     for (uint32_t row = 0; row < ev.size(); ++row) {
         const char ph = ev.phase[row];
         if (ph != 's' && ph != 'f' && ph != 't') continue;
@@ -62,7 +63,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
             continue;
         }
         const uint32_t cat = ev.kinds[row].cat == ValueKind::String ? ev.cat[row] : 0;
-        ends.push_back({cat, finish, ev.flowId[row], ev.tsNs[row], slice});
+        ends.push_back({cat, finish, ev.flowIds.at(row, 0, nextId), ev.tsNs[row], slice});
     }
     std::sort(ends.begin(), ends.end(),
               [](const End& a, const End& b) { return a.key() < b.key(); });

@@ -21,15 +21,16 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
     // when it stays within four slots per flow event; the others go to the hash map.
     int64_t maxId = -1;
     uint64_t flows = 0;
-    for (uint32_t row = 0, n = events.size(); row < n; ++row) {
-        if (!isFlow[row] || events.kinds[row].flowId != FlowIdStatus::Ok) continue;
+    for (std::size_t i = 0; i < events.flowIds.size(); ++i) {
+        if (!isFlow[events.flowIds.row(i)]) continue;
         ++flows;
-        maxId = std::max(maxId, events.flowId[row]);
+        maxId = std::max(maxId, events.flowIds.value(i));
     }
     std::vector<uint32_t> pairOfSmall;
     if (maxId >= 0 && uint64_t(maxId) < 4 * flows + (1u << 16))
         pairOfSmall.assign(std::size_t(maxId) + 1, kNone);
     uint32_t prev = kNone;
+    std::size_t nextId = 0;  // into events.flowIds
     for (uint32_t row = 0, n = events.size(); row < n; ++row) {
         if (!isFlow[row]) {
             prev = row;
@@ -48,8 +49,8 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
                     row, ProcessError{DiagnosticKind::BadFlow,
                                       eventLabel(row) + " has a flow \"id\" that int() rejects"});
             } else {
-                __int128 id =
-                    k.flowId == FlowIdStatus::Big ? events.bigFlowId.at(row) : events.flowId[row];
+                __int128 id = k.flowId == FlowIdStatus::Big ? events.bigFlowId.at(row)
+                                                            : events.flowIds.at(row, 0, nextId);
                 uint32_t& pair = id >= 0 && id < __int128(pairOfSmall.size())
                                      ? pairOfSmall[std::size_t(id)]
                                      : pairOf.try_emplace(id, kNone).first->second;

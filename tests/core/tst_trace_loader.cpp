@@ -26,7 +26,7 @@ static std::string rowText(const Trace& t, uint32_t row) {
     return text + " | name " + std::string(e.nameOf(row)) + " | cat " + std::string(e.catOf(row)) +
            " | ph " + std::to_string(int(e.phase[row])) + " | pid " + key(e.pid[row]) + " | tid " +
            key(e.tid[row]) + " | external " + key(e.externalId[row]) + " | uid " +
-           key(e.uidOf(row)) + " | flow " + std::to_string(e.flowId[row]) + " | ts " +
+           key(e.uidOf(row)) + " | flow " + std::to_string(e.flowIds.at(row, 0)) + " | ts " +
            std::to_string(e.tsBits[row]) + " | dur " + std::to_string(e.durBits[row]) +
            " | kinds " + std::to_string(kinds) + " | args " +
            std::string(t.slice(e.argsSpan(row))) + " | uid value " +
@@ -56,7 +56,7 @@ private slots:
         QCOMPARE(t.events.ts(1).kind, PyNum::Kind::Int);
         QCOMPARE(*t.events.keys.asInt(t.events.externalId[0]), int64_t(3));
         QCOMPARE(*t.events.keys.asString(t.events.tid[1]), std::string_view("stream 7"));
-        QCOMPARE(t.events.flowId[1], int64_t(35));
+        QCOMPARE(t.events.flowIds.at(1, 0), int64_t(35));
         QCOMPARE(t.slice(t.events.argsSpan(0)),
                  std::string_view("{\"External id\": 3, \"stream\": 7}"));
     }
@@ -235,11 +235,11 @@ private slots:
         QCOMPARE(t.events.kinds[1].callFrom, CallFrom::Yes);
         QCOMPARE(t.events.kinds[1].ts, PyNum::Kind::Invalid);
         QCOMPARE(t.events.kinds[1].flowId, FlowIdStatus::Ok);
-        QCOMPARE(t.events.flowId[1], int64_t(12));
+        QCOMPARE(t.events.flowIds.at(1, 0), int64_t(12));
         QCOMPARE(t.events.kinds[2].callFrom, CallFrom::Raises);
         QCOMPARE(t.events.kinds[2].flowId, FlowIdStatus::Invalid);
         QCOMPARE(t.events.kinds[3].callFrom, CallFrom::Yes);
-        QCOMPARE(t.events.flowId[3], int64_t(3));
+        QCOMPARE(t.events.flowIds.at(3, 0), int64_t(3));
     }
     void pythonLiteralsAreValues() {
         Trace t = traceFrom(

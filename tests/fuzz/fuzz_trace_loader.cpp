@@ -41,7 +41,7 @@ std::string describeRow(const EventTable& t, uint32_t row) {
         std::to_string(int(k.callFrom)) + std::to_string(int(k.ts)) + std::to_string(int(k.dur)) +
         std::to_string(int(k.flowId)) + std::to_string(int(k.objectEmpty)) +
         std::to_string(int(k.argsEmpty));
-    if (k.flowId == FlowIdStatus::Ok) s += " flow=" + std::to_string(t.flowId[row]);
+    if (k.flowId == FlowIdStatus::Ok) s += " flow=" + std::to_string(t.flowIds.at(row, 0));
     if (k.flowId == FlowIdStatus::Big)
         s += " bigflow=" + std::to_string(int64_t(t.bigFlowId.at(row)));
     if (auto it = t.uidValue.find(row); it != t.uidValue.end())

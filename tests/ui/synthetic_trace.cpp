@@ -29,7 +29,6 @@ struct Builder {
         t.pid.push_back(pid);
         t.tid.push_back(tid);
         t.externalId.push_back(kNoKey);
-        t.flowId.push_back(0);
         t.tsNs.push_back(ts);
         t.durNs.push_back(dur);
         t.tsBits.push_back(0);
