@@ -82,6 +82,8 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
         p->resize(kept);
         p->shrink_to_fit();
     }
+    m.isSrc_.assign(uids.count(), false);
+    for (auto [src, dst] : m.bySrc_) m.isSrc_[src] = true;
     return m;
 }
 

@@ -18,7 +18,10 @@ class FlowMapping {
 public:
     static constexpr uint32_t kNoFlow = UINT32_MAX;
     // The other end of a flow, kNoFlow where there is none.
-    uint32_t dstOf(uint32_t srcKey) const { return find(bySrc_, srcKey); }
+    uint32_t dstOf(uint32_t srcKey) const {
+        // Asked for every op of every region: one bit per key spares most the search.
+        return srcKey < isSrc_.size() && isSrc_[srcKey] ? find(bySrc_, srcKey) : kNoFlow;
+    }
     uint32_t srcOf(uint32_t dstKey) const { return find(byDst_, dstKey); }
 
 private:
@@ -27,6 +30,7 @@ private:
     using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;  // (key, other end), by key
     static uint32_t find(const Pairs& pairs, uint32_t key);
     Pairs bySrc_, byDst_;
+    std::vector<bool> isSrc_;  // by key
 };
 
 // isFlow: by row, whether the processor's partition took the event as a flow event. Errors are
