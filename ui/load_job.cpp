@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "load_pipeline.h"
+#include "memory_budget.h"
 #include "range_summary.h"
 
 using namespace stackline;
@@ -52,6 +53,7 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     doc->eager = EagerStacks::build(*trace, doc->provenance, doc->tracks, doc->flows);
     sums.get();
     doc->summary.eagerStacks = doc->eager.count();
+    returnFreedMemory();      // what the processor and the index builders freed, on their threads
     trace->throwIfChanged();  // the processor read args from it
     return doc;
 }
