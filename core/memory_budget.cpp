@@ -61,8 +61,8 @@ std::optional<uint64_t> memoryLimit() {
     return limit;
 }
 
-void returnFreedMemory() {
-    ::malloc_trim(0);
+void returnFreedBlocksPromptly() {
+    ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
 }  // namespace stackline

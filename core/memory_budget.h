@@ -1,6 +1,6 @@
 // What this process may hold in memory, and how it gives memory back: the limit of its memory
-// cgroup (what a cluster's job, a container or systemd-run gives it), and freed memory returned
-// to the system after a stage that freed much of it.
+// cgroup (what a cluster's job, a container or systemd-run gives it), and the allocator tuned so
+// that freed tables go back to the system at once.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +13,9 @@ namespace stackline {
 std::optional<uint64_t> memoryLimit();
 
 // glibc raises its mmap threshold each time a big block is freed, up to 32 MB, after which
-// blocks of that size come from the heap (another thread's arena for the loader's workers), and
-// freed ones stay with the process: the loader's chunk tables, freed as they are appended, would
-// stay until exit. This hands the free pages of every arena back (malloc_trim). A fixed threshold
-// would too, but then every big vector is a fresh mapping, and processing ran 30% slower.
-void returnFreedMemory();
+// blocks of that size come from the heap and a freed one stays with the process: the loader's
+// chunk tables, freed as they are appended, would then stay until exit. A fixed threshold keeps
+// every block of a MiB or more mapped and returned when freed. Called first thing in main().
+void returnFreedBlocksPromptly();
 
 }  // namespace stackline

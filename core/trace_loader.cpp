@@ -11,7 +11,6 @@
 
 #include "event_scanner.h"
 #include "json_cursor.h"
-#include "memory_budget.h"
 #include "trace.h"
 
 namespace stackline {
@@ -299,7 +298,6 @@ Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& o
     trace.bytes = std::move(bytes);
     try {
         Loader(trace.bytes, options).run(trace.events, trace.info);
-        returnFreedMemory();  // the chunks' tables, appended and freed
     } catch (const json::SyntaxError& e) {
         auto [line, column] = json::lineColumn(trace.bytes.text(), e.offset);
         throw InputError(name + ": line " + std::to_string(line) + ", column " +

@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "load_pipeline.h"
-#include "memory_budget.h"
 #include "range_summary.h"
 
 using namespace stackline;
@@ -53,7 +52,6 @@ std::shared_ptr<Document> loadDocument(const LoadRequest& request,
     doc->eager = EagerStacks::build(*trace, doc->provenance, doc->tracks, doc->flows);
     sums.get();
     doc->summary.eagerStacks = doc->eager.count();
-    returnFreedMemory();      // what the processor and the index builders freed, on their threads
     trace->throwIfChanged();  // the processor read args from it
     return doc;
 }

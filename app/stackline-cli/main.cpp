@@ -5,6 +5,7 @@
 #include "atomic_file.h"
 #include "cli_options.h"
 #include "commands.h"
+#include "memory_budget.h"
 #include "trace_bytes.h"
 
 using namespace cli;
@@ -12,6 +13,7 @@ using stackline::InputError;
 using stackline::OutputError;
 
 int main(int argc, char** argv) {
+    stackline::returnFreedBlocksPromptly();
     Args a = parseArgs(argc, argv);
     try {
         if (a.command == "annotate") return annotate(a);

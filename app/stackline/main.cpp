@@ -33,6 +33,7 @@
 #include "diff_panel.h"
 #include "hotspots_panel.h"
 #include "main_window.h"
+#include "memory_budget.h"
 #include "path_map.h"
 #include "range_option.h"
 #include "search_controller.h"
@@ -63,6 +64,7 @@ QString extractExample(const QString& dir) {
 
 int main(int argc, char** argv) {
     const auto started = std::chrono::steady_clock::now();
+    stackline::returnFreedBlocksPromptly();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Stackline"));
     QApplication::setApplicationName(QStringLiteral("stackline"));

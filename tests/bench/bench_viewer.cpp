@@ -44,6 +44,7 @@
 #include "hotspots_panel.h"
 #include "kernels_panel.h"
 #include "main_window.h"
+#include "memory_budget.h"
 #include "search_controller.h"
 #include "synthetic_trace.h"
 #include "table_panel.h"
@@ -604,6 +605,7 @@ int run(Options opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    stackline::returnFreedBlocksPromptly();  // as the viewer does
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const Options opt = parseOptions(QCoreApplication::arguments());
