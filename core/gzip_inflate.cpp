@@ -19,10 +19,6 @@ constexpr uint32_t kBuffer = uint32_t(1) << 20;
 // ISA-L counts input in 32 bits: a bigger file is handed over in pieces.
 constexpr uint64_t kInputPiece = uint64_t(1) << 30;
 
-bool isMember(std::string_view rest) {
-    return rest.size() >= 2 && uint8_t(rest[0]) == 0x1f && uint8_t(rest[1]) == 0x8b;
-}
-
 void writeAll(int fd, const uint8_t* p, uint64_t n, uint64_t at, const std::string& path) {
     while (n > 0) {
         ssize_t w = ::pwrite(fd, p, n, off_t(at));
@@ -40,6 +36,10 @@ void writeAll(int fd, const uint8_t* p, uint64_t n, uint64_t at, const std::stri
 }
 
 }  // namespace
+
+bool isGzipMember(std::string_view bytes) {
+    return bytes.size() >= 2 && uint8_t(bytes[0]) == 0x1f && uint8_t(bytes[1]) == 0x8b;
+}
 
 uint64_t guessInflatedSize(std::string_view compressed) {
     if (compressed.size() < 18) return 0;
@@ -63,7 +63,7 @@ uint64_t inflateGzip(std::string_view compressed, int fd, const std::string& pat
     };
     while (inPos < size) {
         // Garbage after a complete member is ignored (as by gzip); a broken member is not.
-        if (inPos > 0 && !isMember(compressed.substr(inPos))) break;
+        if (inPos > 0 && !isGzipMember(compressed.substr(inPos))) break;
         isal_inflate_init(state.get());
         state->crc_flag = ISAL_GZIP;
         bool finished = false;

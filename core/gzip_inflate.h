@@ -21,6 +21,9 @@ struct ScratchFull : std::runtime_error {
 // data is corrupt or truncated, ScratchFull, or InputError for another write error.
 uint64_t inflateGzip(std::string_view compressed, int fd, const std::string& path);
 
+// Whether bytes start a gzip member (its magic bytes).
+bool isGzipMember(std::string_view bytes);
+
 // A guess of the inflated size, to choose where the text goes: the last member's ISIZE is the
 // size modulo 2^32, taken at the smallest value not below the compressed size.
 uint64_t guessInflatedSize(std::string_view compressed);

@@ -110,10 +110,10 @@ TraceBytes TraceBytes::open(const std::string& path) {
     if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, not a file");
     auto size = uint64_t(st.st_size);
 
-    unsigned char magic[2] = {0, 0};
+    char magic[2] = {0, 0};
     if (size >= 2 && ::pread(f.fd, magic, 2, 0) != 2)
         throw InputError(sysError(path, "cannot read"));
-    bool gzip = magic[0] == 0x1f && magic[1] == 0x8b;
+    const bool gzip = isGzipMember({magic, 2});
 
     TraceBytes t;
     t.fileSize_ = size;

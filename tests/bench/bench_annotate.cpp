@@ -202,12 +202,6 @@ const char* verdict(bool met) {
     return met ? "met" : "MISSED";
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // The baseline and the CLI annotate `trace` into `out` (whose name says .json or .json.gz) taking
 // turns; the medians of their wall times and whether the outputs are the same text.
 struct BaselineResult {

@@ -34,6 +34,8 @@ StampedRun runStamped(const std::vector<std::string>& args,
                       const std::vector<std::string>& environment = {});
 
 std::string readFile(const std::string& path);
+// The median of some timings (0 for none).
+double median(std::vector<double> v);
 bool isExecutableInPath(const std::string& name);
 
 }  // namespace stackline::bench
