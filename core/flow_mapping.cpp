@@ -64,33 +64,32 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
         prev = row;
     }
     FlowMapping m;
+    for (FlowMapping::Side* side : {&m.bySrc_, &m.byDst_}) side->init(uids.count());
     for (auto [src, dst] : pairs) {
         if (src == kNone || dst == kNone) continue;
-        m.bySrc_.emplace_back(src, dst);
-        m.byDst_.emplace_back(dst, src);
+        m.bySrc_.mark(src);
+        m.byDst_.mark(dst);
     }
-    // By key; where several pairs share a key, the last one made wins (as the reference's dict
-    // assignments do): stable sorts, then the last of each run of equal keys is kept.
-    for (FlowMapping::Pairs* p : {&m.bySrc_, &m.byDst_}) {
-        std::stable_sort(p->begin(), p->end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < p->size(); ++i) {
-            if (i + 1 < p->size() && (*p)[i + 1].first == (*p)[i].first) continue;
-            (*p)[kept++] = (*p)[i];
-        }
-        p->resize(kept);
-        p->shrink_to_fit();
+    m.bySrc_.rank();
+    m.byDst_.rank();
+    // Where several pairs share a key, the last one made wins, as the reference's dict
+    // assignments do.
+    for (auto [src, dst] : pairs) {
+        if (src == kNone || dst == kNone) continue;
+        m.bySrc_.set(src, dst);
+        m.byDst_.set(dst, src);
     }
-    m.isSrc_.assign(uids.count(), false);
-    for (auto [src, dst] : m.bySrc_) m.isSrc_[src] = true;
     return m;
 }
 
-uint32_t FlowMapping::find(const Pairs& pairs, uint32_t key) {
-    auto it = std::lower_bound(pairs.begin(), pairs.end(), key,
-                               [](const auto& p, uint32_t k) { return p.first < k; });
-    return it != pairs.end() && it->first == key ? it->second : kNoFlow;
+void FlowMapping::Side::rank() {
+    before_.resize(bits_.size());
+    uint32_t marked = 0;
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+        before_[w] = marked;
+        marked += uint32_t(std::popcount(bits_[w]));
+    }
+    values_.assign(marked, kNoFlow);
 }
 
 }  // namespace stackline

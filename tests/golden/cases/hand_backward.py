@@ -152,6 +152,14 @@ def add_cases():
     case("uid_preassigned_duplicates",
          "duplicate uids: uid_2_events keeps the last event per uid, so the flow dst uid 3 resolves to the later kernel",
          evs, {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}), extra={"uid_assigned": True})
+    evs = [region(ts=0, dur=100, uid=0),
+           X("aten::a", 10, 5, uid=1), S(35, 10, uid=2),
+           X("triton_poi_a", 200, 1, cat="kernel", tid=7, pid=0, uid=3, tag="ka"), F(35, 200, uid=4),
+           X("aten::a", 20, 5, uid=1), S(36, 20, uid=5),
+           X("triton_poi_b", 201, 1, cat="kernel", tid=7, pid=0, uid=6, tag="kb"), F(36, 201, uid=7)]
+    case("uid_preassigned_shared_flow_source",
+         "two flows start after events sharing uid 1: src2dst keeps the flow made last, so only its kernel is reached",
+         evs, {FW0: {"triton_poi_a": A, "triton_poi_b": B}}, ok({"kb": B}), extra={"uid_assigned": True})
     evs = [region(ts=0, dur=100, uid="r"),
            X("aten::a", 10, 5, uid="op"), S(35, 10, uid="s"),
            X("triton_poi_a", 200, 1, cat="kernel", tid=7, pid=0, uid="kern", tag="k"), F(35, 200, uid=None)]
