@@ -45,6 +45,7 @@ SourceView::SourceView(ViewerState* state, QWidget* parent) : QWidget(parent), s
     kernelsButton_ = new QToolButton;
     kernelsButton_->setPopupMode(QToolButton::InstantPopup);
     kernelsButton_->setMenu(new QMenu(kernelsButton_));
+    connect(kernelsButton_->menu(), &QMenu::aboutToShow, this, &SourceView::fillKernelMenu);
     kernelsButton_->setToolTip(tr("Kernels launched from this line: choose one to see its code"));
     top->addWidget(heading_, 1);
     top->addWidget(kernelsButton_);
@@ -208,28 +209,33 @@ void SourceView::chooseMapping() {
 }
 
 void SourceView::listKernels() {
-    QMenu* menu = kernelsButton_->menu();
-    menu->clear();
+    kernelsButton_->menu()->clear();
     const auto doc = state_ ? state_->current() : nullptr;
+    kernelsDoc_ = doc;
+    kernelsLine_ = nullptr;
     // Without the file, the one line shown is the recorded one.
     const int line = resolved_.isEmpty() ? line_ : markedLine();
-    const stackline::SourceLine* found = nullptr;
     if (doc && !recorded_.isEmpty())
         for (const stackline::SourceLine& l : doc->hotspots.lines)
-            if (l.line == line && QString::fromStdString(l.file) == recorded_) found = &l;
-    kernelsButton_->setVisible(found != nullptr);
-    if (!found) return;
-    const std::vector<stackline::NameTotal> kernels =
-        stackline::totalsByName(doc->events(), found->rows);
-    for (const stackline::NameTotal& k : kernels) {
+            if (l.line == line && QString::fromStdString(l.file) == recorded_) kernelsLine_ = &l;
+    kernelsButton_->setVisible(kernelsLine_ != nullptr);
+    if (!kernelsLine_) return;
+    kernelsButton_->setText(
+        tr("Kernels of line %1 (%2)").arg(line).arg(kernelsLine_->kernels.size()));
+}
+
+void SourceView::fillKernelMenu() {
+    QMenu* menu = kernelsButton_->menu();
+    const auto doc = kernelsDoc_.lock();
+    if (!doc || !kernelsLine_ || !menu->isEmpty()) return;
+    for (const stackline::NameTotal& k :
+         stackline::totalsByName(doc->events(), kernelsLine_->rows)) {
         const uint32_t row = k.first;
-        const std::string_view name = k.name;
         menu->addAction(
-            tr("%1  ×%2  %3").arg(displayName(name)).arg(k.count).arg(formatDuration(k.ns)), this,
+            tr("%1  ×%2  %3").arg(displayName(k.name)).arg(k.count).arg(formatDuration(k.ns)), this,
             [this, row] {
                 state_->select(row, true);
                 emit kernelCodeRequested();
             });
     }
-    kernelsButton_->setText(tr("Kernels of line %1 (%2)").arg(line).arg(kernels.size()));
 }

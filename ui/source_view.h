@@ -9,13 +9,18 @@
 
 #include <QString>
 #include <QWidget>
+#include <memory>
 
+struct Document;
 class PythonHighlighter;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QToolButton;
 class ViewerState;
+namespace stackline {
+struct SourceLine;
+}
 
 class SourceView : public QWidget {
     Q_OBJECT
@@ -57,8 +62,10 @@ private:
     void markBlock(int block);
     void centreWhenLaidOut();
     void chooseMapping();
-    // Lists the kernels launched from the cursor's line of the recorded file.
+    // Shows the button of the kernels launched from the cursor's line of the recorded file;
+    // their menu is filled when it opens (summing them reads every launch of the line).
     void listKernels();
+    void fillKernelMenu();
 
     QString traceFolder_;
     QString recorded_;
@@ -69,6 +76,8 @@ private:
     QLabel* message_;
     QPushButton* mapButton_;
     QToolButton* kernelsButton_;
+    std::weak_ptr<const Document> kernelsDoc_;  // whose line kernelsLine_ is (not kept open)
+    const stackline::SourceLine* kernelsLine_ = nullptr;
     ViewerState* state_;
     QPlainTextEdit* editor_;
     PythonHighlighter* highlighter_;

@@ -316,6 +316,7 @@ private slots:
         QVERIFY(!button->isHidden());
         QVERIFY2(button->text().startsWith(QStringLiteral("Kernels of line 51")),
                  qPrintable(button->text()));
+        emit button->menu()->aboutToShow();  // the menu is filled as it opens
         const QList<QAction*> actions = button->menu()->actions();
         QVERIFY(actions.size() >= 2);  // the softmax forward and backward
         QVERIFY(actions.front()->text().contains(QStringLiteral("softmax")));
