@@ -4,7 +4,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "event_table.h"

@@ -23,4 +23,7 @@ struct NameTotal {
 // a string compare each.
 std::vector<NameTotal> totalsByName(const EventTable& events, std::span<const uint32_t> rows);
 
+// rows by start time, ties in their given order: the instances a line's kernels step through.
+std::vector<uint32_t> byStart(const EventTable& events, std::span<const uint32_t> rows);
+
 }  // namespace stackline

@@ -30,20 +30,6 @@ namespace {
 
 constexpr int kNameRole = Qt::UserRole;
 
-// Events by start time, ties in their given order. The starts are read once into (start,
-// position) pairs: a comparison reading the table's column at scattered rows misses the cache.
-std::vector<uint32_t> byStart(const EventTable& ev, const std::vector<uint32_t>& rows) {
-    std::vector<std::pair<int64_t, uint32_t>> keyed(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (i + 16 < rows.size()) __builtin_prefetch(&ev.tsNs[rows[i + 16]]);  // misses overlap
-        keyed[i] = {ev.tsNs[rows[i]], uint32_t(i)};
-    }
-    std::sort(keyed.begin(), keyed.end());
-    std::vector<uint32_t> out(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) out[i] = rows[keyed[i].second];
-    return out;
-}
-
 }  // namespace
 
 HotspotsModel::HotspotsModel() : TableModel(headers({})) {}
