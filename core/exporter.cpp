@@ -156,7 +156,8 @@ public:
     void progress(uint64_t pos) {
         if (pos - reported_ < (16u << 20)) return;
         // Input pages copied out (the buffer holds less than 16 MB) are no longer needed.
-        input_.release({reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_});
+        const Span done{reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_};
+        options_.consumeInput ? input_.discard(done) : input_.release(done);
         reported_ = pos;
         if (options_.cancel && options_.cancel->load()) throw Cancelled{};
         if (options_.progress) options_.progress(pos, total_);

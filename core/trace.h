@@ -34,6 +34,8 @@ struct Trace {
     std::string_view text() const { return slice(whole()); }  // the whole trace (the indexes)
     // Pages of [begin, end) already read may be dropped (see TraceBytes::release).
     void release(Span s) const { bytes.release(s.begin, s.end); }
+    // [begin, end) will not be read again (see TraceBytes::discard).
+    void discard(Span s) const { bytes.discard(s.begin, s.end); }
     // Empty while the file is as it was when opened (or the bytes came from no file); else a
     // sentence naming the file and what changed. A trace is mapped and read lazily, so a file
     // rewritten in place shows its new bytes at the old offsets, and one truncated reads as

@@ -52,6 +52,8 @@ TraceBytes& TraceBytes::operator=(TraceBytes&& o) noexcept {
         fileSize_ = o.fileSize_;
         compressed_ = o.compressed_;
         fileBacked_ = o.fileBacked_;
+        scratch_ = o.scratch_;
+        o.scratch_ = -1;
         stamp_ = o.stamp_;
         guard_ = std::move(o.guard_);
         o.stamp_.reset();
@@ -69,6 +71,8 @@ void TraceBytes::reset() {
     guard_ = MappedFileGuard();  // before its pages go
     if (data_) ::munmap(data_, mapped_);
     data_ = nullptr;
+    if (scratch_ >= 0) ::close(scratch_);
+    scratch_ = -1;
 }
 
 void TraceBytes::release(uint64_t begin, uint64_t end) const {
@@ -76,6 +80,16 @@ void TraceBytes::release(uint64_t begin, uint64_t end) const {
     end = std::min(end, size_);
     uint64_t b = roundUp(begin), e = end / kPage * kPage;
     if (e > b) ::madvise(data_ + b, e - b, MADV_DONTNEED);
+}
+
+void TraceBytes::discard(uint64_t begin, uint64_t end) const {
+    end = std::min(end, size_);
+    const uint64_t b = roundUp(begin), e = end / kPage * kPage;
+    if (e <= b) return;
+    // A file system that cannot punch holes keeps the pages, as release does.
+    if (scratch_ < 0 || ::fallocate(scratch_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(b),
+                                    off_t(e - b)) != 0)
+        release(begin, end);
 }
 
 TraceBytes TraceBytes::fromString(std::string_view text) {
@@ -143,10 +157,10 @@ TraceBytes TraceBytes::open(const std::string& path) {
         if (gz.faulted()) throw InputError(path + ": the file was truncated while it was read");
         throw;
     }
-    Fd text{scratch.fd};
+    t.scratch_ = scratch.fd;
     if (gz.faulted()) throw InputError(path + ": the file was truncated while it was read");
     t.compressed_ = true;
-    t.mapFile(text.fd, inflated, path);
+    t.mapFile(t.scratch_, inflated, path);
     return t;
 }
 

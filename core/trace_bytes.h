@@ -43,6 +43,11 @@ public:
     // cache), so resident memory does not grow with the file. No effect on bytes copied from a
     // string: their pages would come back as zeros.
     void release(uint64_t begin, uint64_t end) const;
+    // The bytes in [begin, end) will not be read again (stackline-cli's export, which reads the
+    // trace once): the pages of inflated text are freed (a hole punched in the scratch file), so
+    // that what is written next reuses them instead of fresh memory beside them; a plain file's
+    // are released. Inflated bytes read after this are zeros.
+    void discard(uint64_t begin, uint64_t end) const;
     // The file's stamp when it was opened (none for bytes from no file), and whether a read of
     // its mapping found it truncated since (MappedFileGuard): what Trace::changedOnDisk checks.
     const std::optional<FileStamp>& stamp() const { return stamp_; }
@@ -57,6 +62,7 @@ private:
     uint64_t fileSize_ = 0;
     bool compressed_ = false;
     bool fileBacked_ = false;
+    int scratch_ = -1;                // the unlinked file holding inflated text, kept for discard
     std::optional<FileStamp> stamp_;  // of the file opened
     MappedFileGuard guard_;           // of the mapped file's pages
 };

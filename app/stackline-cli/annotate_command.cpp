@@ -87,6 +87,7 @@ int annotate(const Args& a) {
     PhaseTimer t2;
     ExportOptions eo;
     eo.allowOverwriteInput = a.inPlace;
+    eo.consumeInput = true;  // the summary and report beside it read the tables, not the bytes
     eo.threads = a.threads;
     pauseForTests();
     exportTrace(trace, p, a.out, eo);

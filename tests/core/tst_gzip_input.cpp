@@ -1,6 +1,7 @@
 // .json.gz inputs: inflated member by member as gzip -dc does (padding and trailing garbage
 // ignored, corruption reported with its position), into an unlinked scratch file beside the trace
-// whose pages the kernel can reclaim, not into anonymous memory.
+// whose pages the kernel can reclaim, not into anonymous memory; an export that reads the trace
+// once frees them as it goes, and never touches a plain input.
 #include <unistd.h>
 #include <zlib.h>
 
@@ -10,7 +11,11 @@
 #include <random>
 #include <sstream>
 
+#include "base_trace.h"
+#include "exporter.h"
 #include "file_system.h"
+#include "kernel_info.h"
+#include "provenance.h"
 #include "trace.h"
 
 using namespace stackline;
@@ -32,6 +37,11 @@ static std::string gzipMember(const std::string& text) {
 
 static void writeFile(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
+}
+
+static std::string readFile(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), {}};
 }
 
 // A trace of `events` events whose numbers make the text compress poorly (many deflate blocks,
@@ -93,6 +103,39 @@ private slots:
         QVERIFY(s.fd >= 0);
         QVERIFY(s.folder.empty());
         ::close(s.fd);
+    }
+    // stackline-cli's export (consumeInput) frees the inflated text behind it, so its output
+    // reuses that memory: the bytes it has copied read as zeros afterwards, and the output is
+    // the one an export that keeps them writes. A plain input is left as it is.
+    void consumingExportFreesTheInflatedText() {
+        QTemporaryDir dir;
+        // baseTrace's annotated kernel gives every event a uid: the export edits all along.
+        QByteArray filler;
+        for (int i = 0; i < 500000; ++i)
+            filler += (i ? ",\n" : "") + QByteArray("{\"ph\": \"X\", \"cat\": \"cpu_op\", ") +
+                      "\"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 1}";
+        const std::string text = test::baseTrace(filler).toStdString();
+        QVERIFY(text.size() > (32u << 20));  // freed in 16 MB steps
+        const std::string gz = dir.filePath("t.json.gz").toStdString();
+        const std::string plain = dir.filePath("t.json").toStdString();
+        writeFile(gz, gzipMember(text));
+        writeFile(plain, text);
+        const KernelInfo info = KernelInfo::parse(test::kInfo.toStdString(), "k.json");
+        ExportOptions consume;
+        consume.consumeInput = true;
+        for (const std::string& input : {gz, plain}) {
+            Trace t = loadTrace(input);
+            const Provenance p = runProvenance(t, info);
+            const std::string expected = exportToString(t, p);
+            QVERIFY(expected.size() > text.size() + 500000);  // every event got its uid
+            const std::string out = dir.filePath("out.json").toStdString();
+            exportTrace(t, p, out, consume);
+            QVERIFY2(readFile(out) == expected, input.c_str());
+            const bool freed = t.bytes.text().substr(8u << 20, 4096) == std::string(4096, '\0');
+            QCOMPARE(freed, input == gz);
+            QVERIFY(t.bytes.text().substr(text.size() - 4096) == text.substr(text.size() - 4096));
+        }
+        QVERIFY(readFile(plain) == text);
     }
     void truncatedOrCorruptDataNamesTheByte() {
         QTemporaryDir dir;
