@@ -21,9 +21,8 @@ struct OutputError : std::runtime_error {
 class AtomicFile {
 public:
     // Throws OutputError. Targets that exist and are not regular files (devices such as /dev/null
-    // or /dev/full, pipes) are written directly. Each write(2) takes at most writeCall bytes:
-    // the page cache gives a call folios up to its size, which matters on VMs
-    // (docs/performance.md#export-write-size).
+    // or /dev/full, pipes) are written directly. Each write(2) takes at most writeCall bytes
+    // (see writeCallFor).
     explicit AtomicFile(std::string path, std::size_t writeCall = std::size_t(1) << 20);
     ~AtomicFile();  // removes the temporary file unless commit() succeeded
     AtomicFile(const AtomicFile&) = delete;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "background_writer.h"
+#include "file_system.h"
 #include "gzip_member_writer.h"
 #include "json_cursor.h"
 
@@ -196,10 +197,7 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         throw OutputError(outPath + ": refusing to overwrite the input trace (use --in-place)");
     trace.throwIfChanged();
     uint64_t total = trace.whole().size();
-    // The size of each write(2): on VMs that hand freed memory back to the host, large page-cache
-    // folios are slow to fault in again, so big outputs use small calls; small outputs are written
-    // before that happens and prefer larger calls (docs/performance.md#export-write-size).
-    AtomicFile file(outPath, total < (256u << 20) ? 1u << 20 : 64u << 10);
+    AtomicFile file(outPath, writeCallFor(total));
     if (!endsWith(outPath, ".gz")) {
         // Splicing and writing overlap: while buffers are written (a copy into the page cache
         // that takes longer than producing them), the next ones are filled.

@@ -76,6 +76,10 @@ ScratchFile openScratchInMemory() {
     return {::memfd_create("stackline-scratch", MFD_CLOEXEC), {}};
 }
 
+std::size_t writeCallFor(uint64_t fileBytes) {
+    return fileBytes < (uint64_t(256) << 20) ? std::size_t(1) << 20 : std::size_t(64) << 10;
+}
+
 std::string folderOf(const std::string& path) {
     std::string folder = fs::path(path).parent_path();
     return folder.empty() ? "." : folder;

@@ -3,6 +3,7 @@
 // where scratch data can go.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,6 +44,11 @@ struct ScratchFile {
 };
 ScratchFile openScratchFile(const std::vector<std::string>& near, uint64_t bytes);
 ScratchFile openScratchInMemory();
+// How many bytes each write(2) of a file of about fileBytes takes. The page cache gives a call
+// folios up to its size, and on VMs that hand freed memory back to their host large folios are
+// slow to fault in again: big files go in 64 KiB calls, small ones (written before that happens)
+// in 1 MiB calls (docs/performance.md#export-write-size).
+std::size_t writeCallFor(uint64_t fileBytes);
 // The folder a path is in ("." for a bare name).
 std::string folderOf(const std::string& path);
 

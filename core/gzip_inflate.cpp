@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 
+#include "file_system.h"
 #include "trace_bytes.h"
 #include "write_back.h"
 
@@ -19,9 +20,10 @@ constexpr uint32_t kBuffer = uint32_t(1) << 20;
 // ISA-L counts input in 32 bits: a bigger file is handed over in pieces.
 constexpr uint64_t kInputPiece = uint64_t(1) << 30;
 
-void writeAll(int fd, const uint8_t* p, uint64_t n, uint64_t at, const std::string& path) {
+void writeAll(int fd, const uint8_t* p, uint64_t n, uint64_t at, std::size_t call,
+              const std::string& path) {
     while (n > 0) {
-        ssize_t w = ::pwrite(fd, p, n, off_t(at));
+        ssize_t w = ::pwrite(fd, p, std::min<uint64_t>(n, call), off_t(at));
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             std::string why =
@@ -54,6 +56,7 @@ uint64_t inflateGzip(std::string_view compressed, int fd, const std::string& pat
     auto state = std::make_unique<inflate_state>();
     std::unique_ptr<uint8_t[]> buffer(new uint8_t[kBuffer]);
     WriteBack writeBack(fd);
+    const std::size_t call = writeCallFor(guessInflatedSize(compressed));
     const auto* in = reinterpret_cast<const uint8_t*>(compressed.data());
     const uint64_t size = compressed.size();
     uint64_t inPos = 0, outPos = 0;
@@ -77,7 +80,7 @@ uint64_t inflateGzip(std::string_view compressed, int fd, const std::string& pat
                 const int r = isal_inflate(state.get());
                 const uint64_t produced = kBuffer - state->avail_out;
                 if (r != ISAL_DECOMP_OK) throw corrupt(inPos + (piece - state->avail_in));
-                writeAll(fd, buffer.get(), produced, outPos, path);
+                writeAll(fd, buffer.get(), produced, outPos, call, path);
                 outPos += produced;
                 writeBack.wrote(outPos);
                 finished = state->block_state == ISAL_BLOCK_FINISH;
