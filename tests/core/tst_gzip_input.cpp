@@ -16,6 +16,7 @@
 #include "file_system.h"
 #include "kernel_info.h"
 #include "provenance.h"
+#include "test_support.h"
 #include "trace.h"
 
 using namespace stackline;
@@ -37,11 +38,6 @@ static std::string gzipMember(const std::string& text) {
 
 static void writeFile(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
-}
-
-static std::string readFile(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), {}};
 }
 
 // A trace of `events` events whose numbers make the text compress poorly (many deflate blocks,
@@ -130,12 +126,12 @@ private slots:
             QVERIFY(expected.size() > text.size() + 500000);  // every event got its uid
             const std::string out = dir.filePath("out.json").toStdString();
             exportTrace(t, p, out, consume);
-            QVERIFY2(readFile(out) == expected, input.c_str());
+            QVERIFY2(test::readFile(out) == expected, input.c_str());
             const bool freed = t.bytes.text().substr(8u << 20, 4096) == std::string(4096, '\0');
             QCOMPARE(freed, input == gz);
             QVERIFY(t.bytes.text().substr(text.size() - 4096) == text.substr(text.size() - 4096));
         }
-        QVERIFY(readFile(plain) == text);
+        QVERIFY(test::readFile(plain) == text);
     }
     void truncatedOrCorruptDataNamesTheByte() {
         QTemporaryDir dir;
