@@ -4,7 +4,7 @@ code), for the figures tests/core/tst_job_steps.cpp hard-codes.
 
 usage: job_steps_expected.py FOLDER    (every *.json.gz in it is one rank, by file name)
 
-Definitions (core/job_steps.h), in integer ns: a step is a ProfilerStep#N span; a kernel belongs
+Definitions (core/analysis/job_steps.h), in integer ns: a step is a ProfilerStep#N span; a kernel belongs
 to the step holding its launch, the cuda_runtime call with the same args.correlation (Stackline
 follows the ac2g flow instead), else to the step holding its start; collective kernels are the
 NCCL/RCCL ones; compute and collective times are the unions of their kernels' spans; the

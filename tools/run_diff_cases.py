@@ -11,7 +11,7 @@ their kernel information (base.kernel_info.json and new.kernel_info.json, found 
 the "renamed" case names them kinfo_base.json and kinfo_new.json, to be given with
 --kernel-info-base/--kernel-info-new), and expected.json: the diff as `diff --json` prints it,
 computed here from the model of the runs (every launch's duration and every kernel's stack and
-fused ops), following the rules in core/run_diff.h, independently of Stackline's code.
+fused ops), following the rules in core/analysis/run_diff.h, independently of Stackline's code.
 """
 import json
 import os

@@ -10,12 +10,12 @@
 #include <thread>
 #include <vector>
 
+#include "annotate/exporter.h"
+#include "annotate/summary_report.h"
+#include "base/file_system.h"
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "exporter.h"
-#include "file_system.h"
-#include "report.h"
 
 using namespace stackline;
 

@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "atomic_file.h"
 #include "cli_options.h"
-#include "flow_index.h"
-#include "track_index.h"
+#include "io/atomic_file.h"
+#include "model/flow_index.h"
+#include "model/track_index.h"
 
 using namespace stackline;
 

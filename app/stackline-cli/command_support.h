@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "eager_stacks.h"
-#include "kernel_info.h"
-#include "load_pipeline.h"
+#include "analysis/eager_stacks.h"
+#include "kernel_info/kernel_info.h"
+#include "pipeline/load_pipeline.h"
 
 namespace cli {
 

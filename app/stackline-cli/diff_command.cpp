@@ -1,12 +1,12 @@
-// diff: two runs compared by Python source line and by kernel (core/run_diff.h).
+// diff: two runs compared by Python source line and by kernel (core/analysis/run_diff.h).
 #include <cstdio>
 #include <iostream>
 #include <limits>
 
+#include "analysis/run_diff.h"
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "run_diff.h"
 
 using namespace stackline;
 

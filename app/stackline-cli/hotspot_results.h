@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "hotspot_totals.h"
+#include "analysis/hotspot_totals.h"
 
 namespace cli {
 

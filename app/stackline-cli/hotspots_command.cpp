@@ -8,13 +8,13 @@
 #include <optional>
 #include <thread>
 
+#include "analysis/flame_graph.h"
+#include "analysis/hotspots.h"
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "flame_graph.h"
 #include "hotspot_results.h"
-#include "hotspots.h"
-#include "trace_bytes.h"
+#include "io/trace_bytes.h"
 
 using namespace stackline;
 

@@ -5,19 +5,19 @@
 #include <set>
 #include <sstream>
 
+#include "annotate/provenance.h"
+#include "base/file_system.h"
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "file_system.h"
-#include "flow_index.h"
-#include "kernel_code.h"
-#include "kineto.h"
-#include "output_code.h"
-#include "provenance.h"
-#include "py_value.h"
-#include "torch_trace_log.h"
-#include "trace.h"
-#include "track_index.h"
+#include "kernel_info/kernel_code.h"
+#include "kernel_info/output_code.h"
+#include "kernel_info/torch_trace_log.h"
+#include "model/flow_index.h"
+#include "model/kineto.h"
+#include "model/trace.h"
+#include "model/track_index.h"
+#include "python/python_values.h"
 
 using namespace stackline;
 

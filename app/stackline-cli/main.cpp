@@ -2,11 +2,11 @@
 #include <iostream>
 #include <new>
 
-#include "atomic_file.h"
 #include "cli_options.h"
 #include "commands.h"
-#include "memory_budget.h"
-#include "trace_bytes.h"
+#include "io/atomic_file.h"
+#include "io/memory_budget.h"
+#include "io/trace_bytes.h"
 
 using namespace cli;
 using stackline::InputError;

@@ -9,7 +9,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "hotspot_results.h"
-#include "trace_bytes.h"
+#include "io/trace_bytes.h"
 
 using namespace stackline;
 

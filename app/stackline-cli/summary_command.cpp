@@ -2,12 +2,12 @@
 #include <cstdio>
 #include <iostream>
 
+#include "analysis/range_option.h"
+#include "analysis/range_summary.h"
+#include "annotate/summary_report.h"
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "range_option.h"
-#include "range_summary.h"
-#include "report.h"
 
 using namespace stackline;
 

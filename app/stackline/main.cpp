@@ -29,17 +29,17 @@
 #include <memory>
 #include <utility>
 
-#include "diagnostic.h"
-#include "diff_panel.h"
-#include "hotspots_panel.h"
-#include "main_window.h"
-#include "memory_budget.h"
-#include "path_map.h"
-#include "range_option.h"
-#include "search_controller.h"
-#include "startup_view.h"
-#include "timeline_view.h"
-#include "viewer_state.h"
+#include "analysis/range_option.h"
+#include "annotate/diagnostic.h"
+#include "io/memory_budget.h"
+#include "panels/diff_panel.h"
+#include "panels/hotspots_panel.h"
+#include "shell/main_window.h"
+#include "shell/search_controller.h"
+#include "state/path_map.h"
+#include "state/startup_request.h"
+#include "state/viewer_state.h"
+#include "timeline/timeline_view.h"
 
 namespace {
 
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "stackline: --window-size wants WIDTHxHEIGHT, e.g. 800x1000\n");
         return 2;
     }
-    StartupView startupView;
+    StartupRequest startupView;
     if (cli.isSet(range)) {
         std::string error;
         startupView.range = stackline::parseRangeOption(cli.value(range).toStdString(), &error);

@@ -40,19 +40,19 @@
 #include <vector>
 
 #include "bench_process.h"
-#include "document.h"
-#include "hotspots_panel.h"
-#include "kernels_panel.h"
-#include "main_window.h"
-#include "memory_budget.h"
-#include "search_controller.h"
+#include "io/memory_budget.h"
+#include "panels/hotspots_panel.h"
+#include "panels/kernels_panel.h"
+#include "panels/table_panel.h"
+#include "panels/unresolved_panel.h"
+#include "shell/main_window.h"
+#include "shell/search_controller.h"
+#include "state/viewed_trace.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
 #include "synthetic_trace.h"
-#include "table_panel.h"
-#include "timeline_view.h"
+#include "timeline/timeline_view.h"
 #include "trace_generator.h"
-#include "unresolved_panel.h"
-#include "viewer_state.h"
-#include "zoom_control.h"
 
 namespace fs = std::filesystem;
 using namespace stackline::bench;
@@ -238,7 +238,7 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
     if (!failure.isEmpty())
         throw std::runtime_error("cannot open " + trace + ": " + failure.toStdString());
     settle();
-    const Document& doc = *w.document();
+    const ViewedTrace& doc = *w.document();
     std::mt19937 rng(kSeed);
     std::vector<Interaction> out;
     const int n = opt.repeats;
@@ -420,7 +420,7 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
 
 void benchPaint(const Options& opt) {
     const auto t0 = Clock::now();
-    std::shared_ptr<Document> doc = syntheticDocument(opt.paintEvents, 42, true);
+    std::shared_ptr<ViewedTrace> doc = syntheticDocument(opt.paintEvents, 42, true);
     std::printf("\n3. Repaint of a synthetic trace of %u events (built in %.0f ms), 1600x900\n",
                 doc->events().size(), msSince(t0));
     ViewerState state;

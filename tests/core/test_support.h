@@ -21,10 +21,10 @@
 #include <sstream>
 #include <string>
 
-#include "exporter.h"
-#include "kernel_info.h"
-#include "provenance.h"
-#include "trace.h"
+#include "annotate/exporter.h"
+#include "annotate/provenance.h"
+#include "kernel_info/kernel_info.h"
+#include "model/trace.h"
 
 namespace stackline::test {
 

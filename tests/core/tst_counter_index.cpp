@@ -2,9 +2,9 @@
 // [memory] totals per device, on a hand-made trace and on a real one.
 #include <QTest>
 
-#include "counter_index.h"
-#include "trace.h"
-#include "track_index.h"
+#include "model/counter_index.h"
+#include "model/trace.h"
+#include "model/track_index.h"
 
 using namespace stackline;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <future>
 
-#include "covered_search.h"
+#include "annotate/covered_search.h"
 
 using namespace stackline;
 

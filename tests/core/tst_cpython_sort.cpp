@@ -4,7 +4,7 @@
 #include <QTest>
 #include <cmath>
 
-#include "cpython_sort.h"
+#include "python/cpython_sort.h"
 #include "test_support.h"
 
 using namespace stackline;

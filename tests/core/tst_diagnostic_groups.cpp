@@ -2,7 +2,7 @@
 // a warning the reference logs twice for one kernel is one event counted twice.
 #include <QTest>
 
-#include "diagnostic_groups.h"
+#include "annotate/diagnostic_groups.h"
 
 using namespace stackline;
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "eager_stacks.h"
-#include "event_args.h"
-#include "kineto.h"
+#include "analysis/eager_stacks.h"
+#include "model/event_args.h"
+#include "model/kineto.h"
 #include "test_support.h"
 
 using namespace stackline;

@@ -5,8 +5,8 @@
 #include <map>
 #include <sstream>
 
-#include "flame_graph.h"
-#include "hotspots.h"
+#include "analysis/flame_graph.h"
+#include "analysis/hotspots.h"
 #include "test_support.h"
 
 using namespace stackline;

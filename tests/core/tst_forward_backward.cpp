@@ -2,7 +2,7 @@
 // files: one row per rule, and one per way a rule does not apply and leaves it to the next.
 #include <QTest>
 
-#include "forward_backward.h"
+#include "kernel_info/forward_backward.h"
 
 using namespace stackline;
 

@@ -6,12 +6,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "annotate/summary_report.h"
 #include "base_trace.h"
-#include "flow_index.h"
-#include "graph_key.h"
-#include "report.h"
+#include "model/flow_index.h"
+#include "model/track_index.h"
+#include "python/graph_key.h"
 #include "test_support.h"
-#include "track_index.h"
 
 using namespace stackline;
 using namespace stackline::test;

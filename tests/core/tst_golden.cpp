@@ -5,7 +5,7 @@
 #include <QDir>
 #include <QTest>
 
-#include "report.h"
+#include "annotate/summary_report.h"
 #include "test_support.h"
 
 using namespace stackline;

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "grouped_index.h"
+#include "base/grouped_index.h"
 
 using namespace stackline;
 

@@ -7,7 +7,7 @@
 #include <QTest>
 #include <random>
 
-#include "gzip_member_writer.h"
+#include "io/gzip_member_writer.h"
 #include "test_support.h"
 
 using namespace stackline;

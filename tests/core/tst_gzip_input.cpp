@@ -11,13 +11,13 @@
 #include <random>
 #include <sstream>
 
+#include "annotate/exporter.h"
+#include "annotate/provenance.h"
+#include "base/file_system.h"
 #include "base_trace.h"
-#include "exporter.h"
-#include "file_system.h"
-#include "kernel_info.h"
-#include "provenance.h"
+#include "kernel_info/kernel_info.h"
+#include "model/trace.h"
 #include "test_support.h"
-#include "trace.h"
 
 using namespace stackline;
 

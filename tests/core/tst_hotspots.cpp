@@ -1,11 +1,11 @@
 // GPU time per source line, checked against sums computed by hand; stack-string parsing.
 #include <QTest>
 
-#include "hotspot_totals.h"
-#include "hotspots.h"
-#include "source_frames.h"
+#include "analysis/hotspot_totals.h"
+#include "analysis/hotspots.h"
+#include "io/trace_bytes.h"
+#include "python/source_frames.h"
 #include "test_support.h"
-#include "trace_bytes.h"
 
 using namespace stackline;
 using namespace stackline::test;

@@ -1,12 +1,12 @@
-// The ranks of one job side by side (core/job_steps.h): who each trace is, how their clocks line
-// up, and per step each rank's duration, compute and collective time and the straggler, against
-// figures computed independently of Stackline.
+// The ranks of one job side by side (core/analysis/job_steps.h): who each trace is, how their
+// clocks line up, and per step each rank's duration, compute and collective time and the straggler,
+// against figures computed independently of Stackline.
 #include <QTest>
 #include <array>
 #include <string>
 #include <vector>
 
-#include "job_steps.h"
+#include "analysis/job_steps.h"
 #include "test_support.h"
 
 using namespace stackline;

@@ -4,12 +4,12 @@
 #include <QObject>
 #include <QTest>
 
-#include "flow_index.h"
-#include "kernel_code.h"
-#include "output_code.h"
+#include "kernel_info/kernel_code.h"
+#include "kernel_info/output_code.h"
+#include "kernel_info/torch_trace_log.h"
+#include "model/flow_index.h"
+#include "model/track_index.h"
 #include "test_support.h"
-#include "torch_trace_log.h"
-#include "track_index.h"
 
 using namespace stackline;
 using namespace stackline::test;

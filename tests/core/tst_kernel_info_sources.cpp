@@ -10,8 +10,8 @@
 #include <QTest>
 #include <functional>
 
+#include "kernel_info/torch_trace_log.h"
 #include "test_support.h"
-#include "torch_trace_log.h"
 
 using nlohmann::json;
 using stackline::KernelInfo;

@@ -2,7 +2,7 @@
 // as recorded.
 #include <QTest>
 
-#include "kernel_name.h"
+#include "model/kernel_name.h"
 
 using namespace stackline;
 

@@ -5,13 +5,13 @@
 #include <set>
 #include <vector>
 
-#include "diagnostic.h"
-#include "flow_index.h"
-#include "hotspots.h"
-#include "kineto.h"
-#include "report.h"
+#include "analysis/hotspots.h"
+#include "annotate/diagnostic.h"
+#include "annotate/summary_report.h"
+#include "model/flow_index.h"
+#include "model/kineto.h"
+#include "model/track_index.h"
 #include "test_support.h"
-#include "track_index.h"
 
 using namespace stackline;
 using namespace stackline::test;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "file_system.h"
-#include "load_pipeline.h"
+#include "base/file_system.h"
+#include "pipeline/load_pipeline.h"
 #include "test_support.h"
 
 using namespace stackline;

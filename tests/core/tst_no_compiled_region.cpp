@@ -3,8 +3,8 @@
 // and says nothing on a trace with regions. The exported trace is the same with or without it.
 #include <QTest>
 
-#include "diagnostic_groups.h"
-#include "report.h"
+#include "annotate/diagnostic_groups.h"
+#include "annotate/summary_report.h"
 #include "test_support.h"
 
 using namespace stackline;

@@ -2,8 +2,8 @@
 #include <QTest>
 #include <cmath>
 
-#include "graph_key.h"
-#include "py_value.h"
+#include "python/graph_key.h"
+#include "python/python_values.h"
 
 using namespace stackline;
 

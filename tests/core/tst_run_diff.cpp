@@ -5,8 +5,8 @@
 #include <QTest>
 #include <limits>
 
-#include "load_pipeline.h"
-#include "run_diff.h"
+#include "analysis/run_diff.h"
+#include "pipeline/load_pipeline.h"
 #include "test_support.h"
 
 using namespace stackline;

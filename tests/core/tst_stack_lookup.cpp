@@ -2,7 +2,7 @@
 // once with CPython 3.11.7's re, kept as data), and the lookups of a kernel under a region's keys.
 #include <QTest>
 
-#include "stack_lookup.h"
+#include "annotate/stack_lookup.h"
 #include "test_support.h"
 
 using namespace stackline;

@@ -6,10 +6,10 @@
 #include <random>
 #include <string>
 
-#include "flow_index.h"
-#include "trace.h"
-#include "trace_bytes.h"
-#include "track_index.h"
+#include "io/trace_bytes.h"
+#include "model/flow_index.h"
+#include "model/trace.h"
+#include "model/track_index.h"
 
 using namespace stackline;
 

@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "exporter.h"
+#include "annotate/exporter.h"
+#include "annotate/provenance.h"
+#include "annotate/summary_report.h"
 #include "fuzz_support.h"
-#include "json_depth.h"
-#include "kernel_info.h"
-#include "provenance.h"
-#include "report.h"
-#include "trace.h"
+#include "json/json_depth.h"
+#include "kernel_info/kernel_info.h"
+#include "model/trace.h"
 
 using namespace stackline;
 using Json = nlohmann::json;

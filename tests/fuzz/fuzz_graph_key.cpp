@@ -4,8 +4,8 @@
 #include <string>
 
 #include "fuzz_support.h"
-#include "graph_key.h"
-#include "py_value.h"
+#include "python/graph_key.h"
+#include "python/python_values.h"
 
 using namespace stackline;
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "fuzz_support.h"
-#include "kernel_info.h"
-#include "py_value.h"
-#include "trace_bytes.h"
+#include "io/trace_bytes.h"
+#include "kernel_info/kernel_info.h"
+#include "python/python_values.h"
 
 using namespace stackline;
 

@@ -13,11 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "flow_index.h"
 #include "fuzz_support.h"
-#include "json_depth.h"
-#include "trace.h"
-#include "track_index.h"
+#include "json/json_depth.h"
+#include "model/flow_index.h"
+#include "model/trace.h"
+#include "model/track_index.h"
 
 using namespace stackline;
 using stackline::fuzz::asText;

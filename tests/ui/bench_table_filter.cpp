@@ -12,12 +12,12 @@
 #include <functional>
 #include <vector>
 
+#include "panels/table_model.h"
+#include "panels/table_panel.h"
+#include "panels/unresolved_panel.h"
+#include "state/viewer_state.h"
 #include "synthetic_trace.h"
-#include "table_filter_proxy.h"
-#include "table_model.h"
-#include "table_panel.h"
-#include "unresolved_panel.h"
-#include "viewer_state.h"
+#include "widgets/table_filter_proxy.h"
 
 using Clock = std::chrono::steady_clock;
 

@@ -9,12 +9,12 @@
 #include <cstdio>
 #include <ctime>
 
-#include "document.h"
+#include "state/viewed_trace.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
 #include "synthetic_trace.h"
-#include "timeline_view.h"
-#include "track_model.h"
-#include "viewer_state.h"
-#include "zoom_control.h"
+#include "timeline/timeline_view.h"
+#include "timeline/track_model.h"
 
 using namespace stackline;
 using Clock = std::chrono::steady_clock;
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     const uint64_t events = argc > 1 ? std::stoull(argv[1]) : 5'000'000;
 
     auto t0 = Clock::now();
-    std::shared_ptr<Document> doc = syntheticDocument(events, 42, false);
+    std::shared_ptr<ViewedTrace> doc = syntheticDocument(events, 42, false);
     std::printf("synthesized %u events in %.0f ms\n", doc->events().size(), msSince(t0));
     t0 = Clock::now();
     doc->tracks = TrackIndex::build(doc->events(), {}, 0);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "range_summary.h"
+#include "analysis/range_summary.h"
 
 using namespace stackline;
 
@@ -49,9 +49,9 @@ struct Builder {
 
 }  // namespace
 
-std::shared_ptr<Document> syntheticDocument(uint64_t events, uint32_t seed, bool index) {
+std::shared_ptr<ViewedTrace> syntheticDocument(uint64_t events, uint32_t seed, bool index) {
     auto trace = std::make_shared<Trace>();
-    auto doc = std::make_shared<Document>();
+    auto doc = std::make_shared<ViewedTrace>();
     EventTable& t = trace->events;
     Provenance& p = doc->provenance;
     t.reserve(events + 16);

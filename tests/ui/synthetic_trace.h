@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "document.h"
+#include "state/viewed_trace.h"
 
 // About `events` events (three per launch unit); with index, its tracks and flows are built too.
-std::shared_ptr<Document> syntheticDocument(uint64_t events, uint32_t seed = 42, bool index = true);
+std::shared_ptr<ViewedTrace> syntheticDocument(uint64_t events, uint32_t seed = 42,
+                                               bool index = true);

@@ -2,20 +2,20 @@
 // header's min and max, the value under the cursor, and a graph painted in the row.
 #include <QtTest>
 
-#include "load_job.h"
-#include "palette.h"
-#include "timeline_view.h"
-#include "track_model.h"
-#include "viewer_state.h"
+#include "state/load_job.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/timeline_view.h"
+#include "timeline/track_model.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/palette.h"
 
 using namespace stackline;
 using namespace ui_test;
 
 namespace {
 
-std::shared_ptr<Document> load(const char* path) {
+std::shared_ptr<ViewedTrace> load(const char* path) {
     BackgroundJob::Context context;
     return loadDocument({path, {}, nullptr}, context);
 }

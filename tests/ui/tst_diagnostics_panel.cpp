@@ -12,8 +12,8 @@
 #include <QTextBrowser>
 #include <QTreeView>
 
-#include "diagnostics_panel.h"
-#include "viewer_state.h"
+#include "panels/diagnostics_panel.h"
+#include "state/viewer_state.h"
 #include "viewer_test_support.h"
 
 using namespace stackline;
@@ -107,7 +107,7 @@ private slots:
         const QModelIndex first = model->index(0, DiagnosticsModel::Text, rms);
         QCOMPARE(first.data().toString(), QStringLiteral("fused_rms_norm_kernel"));
         QCOMPARE(model->index(0, DiagnosticsModel::Count, rms).data().toInt(), 2);
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         const uint32_t firstKernel = rowNamed(doc, "fused_rms_norm_kernel", "kernel");
         QCOMPARE(model->index(0, DiagnosticsModel::Uid, rms).data().toLongLong(),
                  qint64(firstKernel));
@@ -174,7 +174,7 @@ private slots:
         const QModelIndex launch = model->index(0, DiagnosticsModel::Text, message);
         QCOMPARE(launch.data().toString(), QStringLiteral("hipGraphLaunch"));
         panel->activate(launch);
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         QCOMPARE(window_->state()->selectedRow(&doc),
                  rowNamed(doc, "hipGraphLaunch", "cuda_runtime"));
     }

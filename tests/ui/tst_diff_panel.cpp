@@ -11,14 +11,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "diff_panel.h"
-#include "elided_label.h"
-#include "load_job.h"
-#include "main_window.h"
-#include "table_panel.h"
-#include "viewer_state.h"
+#include "panels/diff_panel.h"
+#include "panels/table_panel.h"
+#include "shell/main_window.h"
+#include "state/load_job.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/elided_label.h"
 
 using namespace stackline;
 
@@ -75,7 +75,7 @@ QString writeRun(const QTemporaryDir& dir, const QString& name, const QByteArray
     return path;
 }
 
-std::shared_ptr<const Document> load(const QString& path, const QString& kernelInfo = {}) {
+std::shared_ptr<const ViewedTrace> load(const QString& path, const QString& kernelInfo = {}) {
     BackgroundJob::Context context;
     return loadDocument({path, kernelInfo, nullptr}, context);
 }
@@ -92,7 +92,7 @@ QString cell(const QAbstractItemModel& model, int row, int column) {
 }
 
 // The names of these events, sorted.
-QStringList names(const Document& doc, const std::vector<uint32_t>& rows) {
+QStringList names(const ViewedTrace& doc, const std::vector<uint32_t>& rows) {
     QStringList out;
     for (uint32_t r : rows) out << QString::fromUtf8(doc.events().nameOf(r));
     out.sort();
@@ -276,7 +276,7 @@ private slots:
         QCOMPARE(cell(*window.diff()->lineTable()->view()->model(), 0, DiffLinesModel::Function),
                  QStringLiteral("attn"));
         // ProfilerStep#1 of both runs at the same time on the window's axis.
-        auto stepStart = [&](const Document& doc) {
+        auto stepStart = [&](const ViewedTrace& doc) {
             const uint32_t step = ui_test::rowNamed(doc, "ProfilerStep#1", "user_annotation");
             return doc.events().tsNs[step] + window.state()->offsetNs(&doc);
         };

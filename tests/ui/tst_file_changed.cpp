@@ -11,11 +11,11 @@
 #include <QTreeWidget>
 #include <QtTest>
 
-#include "details_panel.h"
-#include "main_window.h"
-#include "reload_banner.h"
-#include "trace_file_watcher.h"
-#include "viewer_state.h"
+#include "panels/details_panel.h"
+#include "shell/main_window.h"
+#include "shell/reload_banner.h"
+#include "state/trace_file_watcher.h"
+#include "state/viewer_state.h"
 #include "viewer_test_support.h"
 
 using namespace stackline;
@@ -58,7 +58,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(openTrace(window, trace));
-        const Document* doc = window.document();
+        const ViewedTrace* doc = window.document();
         const QString eventsBefore = window.countsText();
         QVERIFY(!window.reloadBanner()->isVisible());
 

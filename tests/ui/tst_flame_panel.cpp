@@ -4,10 +4,10 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "flame_graph_view.h"
-#include "flame_panel.h"
-#include "main_window.h"
-#include "viewer_state.h"
+#include "panels/flame_graph_view.h"
+#include "panels/flame_panel.h"
+#include "shell/main_window.h"
+#include "state/viewer_state.h"
 #include "viewer_test_support.h"
 
 using namespace stackline;
@@ -27,7 +27,7 @@ private slots:
         auto* panel = window.findChild<FlamePanel*>();
         QVERIFY(panel);
         FlameGraphView* view = panel->view();
-        const Document& doc = *window.document();
+        const ViewedTrace& doc = *window.document();
         const FlameGraph expected = gpuFlameGraph(*doc.trace, doc.provenance);
         QVERIFY(expected.root().valueNs > 0);
         QCOMPARE(view->totalNs(), expected.root().valueNs);

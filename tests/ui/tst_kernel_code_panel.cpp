@@ -15,13 +15,13 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "code_editor.h"
-#include "hotspots_panel.h"
-#include "kernel_code_panel.h"
-#include "main_window.h"
-#include "source_view.h"
-#include "viewer_state.h"
+#include "panels/hotspots_panel.h"
+#include "panels/kernel_code_panel.h"
+#include "panels/source_view.h"
+#include "shell/main_window.h"
+#include "state/viewer_state.h"
 #include "viewer_test_support.h"
+#include "widgets/code_editor.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -141,7 +141,7 @@ private slots:
         QVERIFY(panel.detailsText().contains(QStringLiteral("XBLOCK=1, R0_BLOCK=2048")));
 
         // An eager kernel (the optimizer's) has no generated code to look for.
-        const Document& doc = *window_.document();
+        const ViewedTrace& doc = *window_.document();
         uint32_t eager = kNoRow;
         for (uint32_t r = 0; r < doc.events().size() && eager == kNoRow; ++r)
             if (doc.isKernel(r) && doc.compiledRegionFor(r) == kNoRow) eager = r;
@@ -178,7 +178,7 @@ private slots:
         QSignalSpy loaded(&w, &MainWindow::documentLoaded);
         w.openTrace(trace, kJitLog);
         QVERIFY(loaded.wait(60000));
-        const Document& doc = *w.document();
+        const ViewedTrace& doc = *w.document();
         const uint32_t triton =
             rowNamed(doc, "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "kernel");
         QVERIFY(triton != kNoRow);
@@ -215,7 +215,7 @@ private slots:
         QSignalSpy loaded(&w, &MainWindow::documentLoaded);
         w.openTrace(kExample, QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.torch_trace.log"));
         QVERIFY(loaded.wait(60000));
-        const Document& doc = *w.document();
+        const ViewedTrace& doc = *w.document();
         w.state()->select(rowNamed(doc, kSoftmax, "kernel"));
         KernelCodePanel* panel = w.kernelCode();
         QVERIFY2(panel->messageText().isEmpty(), qPrintable(panel->messageText()));

@@ -11,14 +11,14 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "details_panel.h"
-#include "elided_label.h"
-#include "hotspots_panel.h"
-#include "main_window.h"
-#include "timeline_view.h"
-#include "track_model.h"
-#include "viewer_state.h"
+#include "panels/details_panel.h"
+#include "panels/hotspots_panel.h"
+#include "shell/main_window.h"
+#include "state/viewer_state.h"
+#include "timeline/timeline_view.h"
+#include "timeline/track_model.h"
 #include "viewer_test_support.h"
+#include "widgets/elided_label.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -240,7 +240,7 @@ private:
 
     // The kernel of this name launched inside (or outside) the compiled region.
     static uint32_t kernelNamed(const MainWindow& w, const QString& name, bool inRegion = true) {
-        const Document& doc = *w.document();
+        const ViewedTrace& doc = *w.document();
         const std::string n = name.toStdString();
         for (uint32_t r = 0; r < doc.events().size(); ++r)
             if (doc.events().nameOf(r) == n && doc.isKernel(r) &&

@@ -20,19 +20,19 @@
 #include <QtTest>
 #include <functional>
 
-#include "details_panel.h"
-#include "diagnostic.h"
-#include "diagnostics_panel.h"
-#include "elided_label.h"
-#include "kernels_panel.h"
-#include "main_window.h"
-#include "palette.h"
-#include "search_controller.h"
-#include "timeline_view.h"
-#include "unresolved_panel.h"
-#include "viewer_state.h"
+#include "annotate/diagnostic.h"
+#include "panels/details_panel.h"
+#include "panels/diagnostics_panel.h"
+#include "panels/kernels_panel.h"
+#include "panels/unresolved_panel.h"
+#include "shell/main_window.h"
+#include "shell/search_controller.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/timeline_view.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/elided_label.h"
+#include "widgets/palette.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -61,7 +61,7 @@ private slots:
 
     void opensTraceAndFindsKernelInfo() {
         QVERIFY(open(kTrace));
-        const Document* doc = window_->document();
+        const ViewedTrace* doc = window_->document();
         QVERIFY(doc->kernelInfoFound);
         QVERIFY(doc->kernelInfoPath.endsWith(
             QStringLiteral("compiled_step.pt.trace.kernel_info.json")));
@@ -100,7 +100,7 @@ private slots:
 
     void kernelInfoAttachesToTheOpenTrace() {
         QVERIFY(open(copyWithoutKernelInfo(QStringLiteral("plain.pt.trace.json"))));
-        const Document* before = window_->document();
+        const ViewedTrace* before = window_->document();
         QVERIFY(before->kernelInfoPath.isEmpty());
         const uint32_t kernel = rowNamed(*before, "triton_poi_fused_gelu_0", "kernel");
         QCOMPARE(before->status(kernel), KernelStatus::Unresolved);
@@ -108,7 +108,7 @@ private slots:
         window_->attachKernelInfo(
             QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.kernel_info.json"));
         QVERIFY(loaded.wait(20000));
-        const Document* after = window_->document();
+        const ViewedTrace* after = window_->document();
         QCOMPARE(after->status(kernel), KernelStatus::Annotated);
         QVERIFY(after->kernelInfoPath.endsWith(QStringLiteral("kernel_info.json")));
         QCOMPARE(window_->unresolved()->count(), 1);
@@ -116,7 +116,7 @@ private slots:
 
     void loadingCanBeCancelled() {
         QVERIFY(open(kTrace));
-        const Document* before = window_->document();
+        const ViewedTrace* before = window_->document();
         // Big enough that the load is still running when Cancel is pressed.
         const QString big = tmp_.filePath(QStringLiteral("big.pt.trace.json"));
         QFile f(big);
@@ -157,7 +157,7 @@ private slots:
 
     void selectingAKernelShowsItsStack() {
         QVERIFY(open(kTrace));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         const uint32_t kernel = rowNamed(doc, "triton_poi_fused_gelu_0", "kernel");
         window_->state()->focus(kernel);
         QCOMPARE(selected(), kernel);
@@ -194,7 +194,7 @@ private slots:
 
     void panelsSelectEvents() {
         QVERIFY(open(kTrace));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         window_->unresolved()->activateSourceRow(0);
         QCOMPARE(selected(), rowNamed(doc, "triton_red_fused_sum_1", "kernel"));
         KernelsModel* m = window_->kernels()->model();
@@ -208,7 +208,7 @@ private slots:
 
     void searchStepsThroughMatches() {
         QVERIFY(open(kTrace));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         QLineEdit* field = window_->search()->field();
         field->setText(QStringLiteral("GELU_0"));
         window_->search()->findNext();
@@ -221,7 +221,7 @@ private slots:
 
     void badFileShowsErrorAndKeepsTrace() {
         QVERIFY(open(kTrace));
-        const Document* before = window_->document();
+        const ViewedTrace* before = window_->document();
         refuseFile(QStringLiteral("broken.pt.trace.json"),
                    "{\"traceEvents\": [{\"ph\": \"X\", \"name\": ", [this](const QString& bad) {
                        window_->openTrace(bad);
@@ -249,7 +249,7 @@ private slots:
         if (target == QLatin1String("/dev/full") && !QFileInfo::exists(target))
             QSKIP("no /dev/full here");
         QVERIFY(open(kTrace));
-        const Document* before = window_->document();
+        const ViewedTrace* before = window_->document();
         QSignalSpy done(window_.get(), &MainWindow::exportFinished);
         window_->exportTo(target);
         QVERIFY(done.wait(20000));
@@ -288,7 +288,7 @@ private slots:
         QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
         window_->attachKernelInfo(other);
         QVERIFY(loaded.wait(20000));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         QCOMPARE(doc.kernelInfoPath, other);
         int regionWarnings = 0;
         for (const Diagnostic& d : doc.provenance.diagnostics)
@@ -329,7 +329,7 @@ private slots:
         const QString annotated = tmp_.filePath(QStringLiteral("annotated.pt.trace.json"));
         QVERIFY(runCli({QStringLiteral("annotate"), kTrace, QStringLiteral("-o"), annotated}));
         QVERIFY(open(annotated));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         QVERIFY(doc.kernelInfoPath.isEmpty());
         QCOMPARE(doc.status(rowNamed(doc, "triton_poi_fused_gelu_0", "kernel")),
                  KernelStatus::Annotated);
@@ -402,7 +402,7 @@ private:
     // file in its last error and shows an error box.
     void refuseFile(const QString& name, const QByteArray& bytes,
                     const std::function<void(const QString&)>& load) {
-        const Document* before = window_->document();
+        const ViewedTrace* before = window_->document();
         const QString bad = writeTemp(name, bytes);
         QVERIFY(!bad.isEmpty());
         QSignalSpy failed(window_.get(), &MainWindow::loadFailed);

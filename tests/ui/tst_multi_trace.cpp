@@ -7,13 +7,13 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "details_panel.h"
-#include "elided_label.h"
-#include "timeline_view.h"
-#include "trace_set.h"
-#include "viewer_state.h"
+#include "panels/details_panel.h"
+#include "state/trace_set.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/timeline_view.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/elided_label.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -28,7 +28,7 @@ QStringList paramRanks() {
 }
 
 // The first GPU kernel of a document that has a row in the timeline.
-EventRef firstKernel(const Document& doc, const TrackModel& model) {
+EventRef firstKernel(const ViewedTrace& doc, const TrackModel& model) {
     for (uint32_t row = 0; row < doc.events().size(); ++row)
         if (doc.isKernel(row) && model.rowOf(row) >= 0) return {&doc, row};
     return {};
@@ -96,7 +96,7 @@ private slots:
         QFETCH(QStringList, files);
         QVERIFY(open(files));
         const auto& docs = state()->documents();
-        const Document& second = *docs[1];
+        const ViewedTrace& second = *docs[1];
         const EventRef kernel = firstKernel(second, *timeline()->model(&second));
         QVERIFY(kernel.isValid());
         const TrackModel& model = *timeline()->model(&second);
@@ -131,7 +131,7 @@ private slots:
         QFETCH(QStringList, labels);
         QVERIFY(open(files));
         const auto& docs = state()->documents();
-        const Document& second = *docs[1];
+        const ViewedTrace& second = *docs[1];
         QCOMPARE(state()->current().get(), docs[0].get());
         const EventRef kernel = firstKernel(second, *timeline()->model(&second));
         zoomTo(kernel);

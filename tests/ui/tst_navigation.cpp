@@ -5,15 +5,15 @@
 #include <QAction>
 #include <QtTest>
 
-#include "details_panel.h"
-#include "format.h"
-#include "main_window.h"
-#include "marker_ruler.h"
-#include "palette.h"
-#include "timeline_view.h"
-#include "viewer_state.h"
+#include "panels/details_panel.h"
+#include "shell/main_window.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/marker_ruler.h"
+#include "timeline/timeline_view.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/palette.h"
+#include "widgets/time_text.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -36,7 +36,7 @@ private slots:
     void cleanup() { window_.reset(); }
 
     void mouseButtonsGoBackAndForward() {
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         const uint32_t a = rowNamed(doc, "triton_poi_fused_gelu_0", "kernel");
         const uint32_t b = rowNamed(doc, "triton_red_fused_sum_1", "kernel");
         QVERIFY(a != kNoRow && b != kNoRow);
@@ -50,7 +50,7 @@ private slots:
     }
 
     void markersAtTheSelectionAndTheirGapOnTheRuler() {
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         const uint32_t a = rowNamed(doc, "triton_poi_fused_gelu_0", "kernel");
         const uint32_t b = rowNamed(doc, "triton_red_fused_sum_1", "kernel");
         TimelineView* timeline = window_->timeline();
@@ -92,7 +92,7 @@ private slots:
     }
 
     void doubleClickOnProfilerStepSelectsItsRange() {
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         const uint32_t step = rowNamed(doc, "ProfilerStep#3", "user_annotation");
         QVERIFY(step != kNoRow);
         state()->focus(step);

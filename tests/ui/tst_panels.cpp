@@ -19,19 +19,19 @@
 #include <algorithm>
 #include <cmath>
 
-#include "elided_label.h"
-#include "format.h"
-#include "hotspots_panel.h"
-#include "instance_stepper.h"
-#include "kernels_panel.h"
-#include "main_window.h"
-#include "search_controller.h"
-#include "table_panel.h"
-#include "timeline_view.h"
-#include "unresolved_panel.h"
-#include "viewer_state.h"
+#include "panels/hotspots_panel.h"
+#include "panels/instance_stepper.h"
+#include "panels/kernels_panel.h"
+#include "panels/table_panel.h"
+#include "panels/unresolved_panel.h"
+#include "shell/main_window.h"
+#include "shell/search_controller.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/timeline_view.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/elided_label.h"
+#include "widgets/time_text.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -43,7 +43,7 @@ const QString kExample = kExampleDir + QStringLiteral("/example.pt.trace.json");
 
 // The events for which keep(row) holds, by start time.
 template <typename Keep>
-std::vector<uint32_t> eventsWhere(const Document& doc, Keep keep) {
+std::vector<uint32_t> eventsWhere(const ViewedTrace& doc, Keep keep) {
     const EventTable& ev = doc.events();
     std::vector<uint32_t> rows;
     for (uint32_t r = 0; r < ev.size(); ++r)
@@ -53,7 +53,7 @@ std::vector<uint32_t> eventsWhere(const Document& doc, Keep keep) {
     return rows;
 }
 
-uint32_t longest(const Document& doc, const std::vector<uint32_t>& rows) {
+uint32_t longest(const ViewedTrace& doc, const std::vector<uint32_t>& rows) {
     const auto& dur = doc.events().durNs;
     return *std::max_element(rows.begin(), rows.end(),
                              [&](uint32_t a, uint32_t b) { return dur[a] < dur[b]; });
@@ -83,7 +83,7 @@ private slots:
 
     void kernelsStepThroughInstances() {
         QVERIFY(openTrace(*window_, kExample));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         KernelsPanel* panel = window_->kernels();
         // The kernel with the most instances.
         int row = 0;
@@ -127,7 +127,7 @@ private slots:
 
     void unresolvedStepThroughInstances() {
         QVERIFY(openTrace(*window_, plain_));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         UnresolvedPanel* panel = window_->unresolved();
         QVERIFY(panel->count() > 10);
         // The unresolved kernel name listed most often.
@@ -167,7 +167,7 @@ private slots:
 
     void hotspotsStepThroughLineKernels() {
         QVERIFY(openTrace(*window_, kExample));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         HotspotsPanel* panel = window_->hotspots();
         int line = -1;
         for (int r = 0; r < panel->count(); ++r)
@@ -252,7 +252,7 @@ private slots:
     // A table this small refilters at every keystroke, before the next one.
     void filterRefiltersAsOneTypes() {
         QVERIFY(openTrace(*window_, plain_));
-        const Document& doc = *window_->document();
+        const ViewedTrace& doc = *window_->document();
         UnresolvedPanel* panel = window_->unresolved();
         window_->showTab(QStringLiteral("unresolved"));
         QSignalSpy applied(panel, &TablePanel::filterApplied);
@@ -332,7 +332,7 @@ private slots:
         QCOMPARE(window_->openTraceInWindow(kExample), window_.get());
         QSignalSpy loaded(window_.get(), &MainWindow::documentLoaded);
         QVERIFY(loaded.wait(20000));
-        const Document* first = window_->document();
+        const ViewedTrace* first = window_->document();
         QVERIFY(first);
 
         QPointer<MainWindow> second = window_->openTraceInWindow(plain_);

@@ -8,13 +8,13 @@
 #include <QtTest>
 #include <set>
 
-#include "flame_graph_view.h"
-#include "flame_panel.h"
-#include "hotspots_panel.h"
-#include "kernels_panel.h"
-#include "main_window.h"
-#include "range_toggle.h"
-#include "viewer_state.h"
+#include "panels/flame_graph_view.h"
+#include "panels/flame_panel.h"
+#include "panels/hotspots_panel.h"
+#include "panels/kernels_panel.h"
+#include "panels/range_toggle.h"
+#include "shell/main_window.h"
+#include "state/viewer_state.h"
 #include "viewer_test_support.h"
 
 using namespace stackline;
@@ -27,7 +27,7 @@ const QString kEagerOnly = QStringLiteral(
     STACKLINE_CORPUS_DIR "/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz");
 
 // The first half of the trace.
-TimeRange firstHalf(const Document& doc) {
+TimeRange firstHalf(const ViewedTrace& doc) {
     return {doc.tracks.startNs(),
             doc.tracks.startNs() + (doc.tracks.endNs() - doc.tracks.startNs()) / 2};
 }
@@ -85,7 +85,7 @@ private slots:
         QVERIFY(openTrace(window, kExample));
         QVERIFY(window.showTab(QStringLiteral("hotspots")));
         HotspotsPanel* panel = window.hotspots();
-        const Document& doc = *window.document();
+        const ViewedTrace& doc = *window.document();
         QVERIFY(showsLines(panel, doc.hotspots));
         QVERIFY(!panel->rangeOnly()->isEnabled());  // no range yet
 
@@ -124,7 +124,7 @@ private slots:
         QVERIFY(openTrace(window, kEagerOnly));
         QVERIFY(window.showTab(QStringLiteral("hotspots")));
         HotspotsPanel* panel = window.hotspots();
-        const Document& doc = *window.document();
+        const ViewedTrace& doc = *window.document();
         QVERIFY(doc.eager.count() > 0);
         QCOMPARE(panel->count(), 0);  // no compiled kernels
 
@@ -153,7 +153,7 @@ private slots:
         QVERIFY(openTrace(window, kExample));
         QVERIFY(window.showTab(QStringLiteral("kernels")));
         KernelsPanel* panel = window.kernels();
-        const Document& doc = *window.document();
+        const ViewedTrace& doc = *window.document();
         const EventTable& ev = doc.events();
         std::set<uint32_t> all;
         for (uint32_t r = 0; r < ev.size(); ++r)

@@ -10,17 +10,17 @@
 #include <QtTest>
 #include <limits>
 
-#include "format.h"
-#include "hotspots_panel.h"
-#include "instance_stepper.h"
-#include "kernels_panel.h"
-#include "load_job.h"
-#include "main_window.h"
-#include "steps_panel.h"
-#include "table_panel.h"
-#include "viewer_state.h"
+#include "panels/hotspots_panel.h"
+#include "panels/instance_stepper.h"
+#include "panels/kernels_panel.h"
+#include "panels/steps_panel.h"
+#include "panels/table_panel.h"
+#include "shell/main_window.h"
+#include "state/load_job.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/time_text.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -30,11 +30,11 @@ namespace {
 const QString kParam = QStringLiteral(STACKLINE_DATA "/param/");
 
 // The 8 param ranks, labelled, as the window loads them.
-std::vector<std::shared_ptr<const Document>> loadParam() {
-    std::vector<std::shared_ptr<const Document>> docs;
+std::vector<std::shared_ptr<const ViewedTrace>> loadParam() {
+    std::vector<std::shared_ptr<const ViewedTrace>> docs;
     for (const QString& name : QDir(kParam).entryList({"*.json.gz"}, QDir::Files, QDir::Name)) {
         BackgroundJob::Context context;
-        std::shared_ptr<Document> doc = loadDocument({kParam + name, {}, nullptr}, context);
+        std::shared_ptr<ViewedTrace> doc = loadDocument({kParam + name, {}, nullptr}, context);
         doc->rank = rankInfoOf(*doc->trace);
         docs.push_back(std::move(doc));
     }
@@ -42,7 +42,7 @@ std::vector<std::shared_ptr<const Document>> loadParam() {
 }
 
 // Shows the documents on their clocks' shared axis, as the window lines them up.
-void showJob(ViewerState& state, std::vector<std::shared_ptr<const Document>> docs) {
+void showJob(ViewerState& state, std::vector<std::shared_ptr<const ViewedTrace>> docs) {
     std::vector<const Trace*> traces;
     for (const auto& d : docs) traces.push_back(d->trace.get());
     const std::vector<int64_t> offsets = alignmentOffsets(traces, Alignment::Clock);
@@ -56,9 +56,9 @@ void showJob(ViewerState& state, std::vector<std::shared_ptr<const Document>> do
     state.zoom()->setTraceRange(start, end);
 }
 
-std::shared_ptr<const Document> load(const QString& path) {
+std::shared_ptr<const ViewedTrace> load(const QString& path) {
     BackgroundJob::Context context;
-    std::shared_ptr<Document> doc = loadDocument({path, {}, nullptr}, context);
+    std::shared_ptr<ViewedTrace> doc = loadDocument({path, {}, nullptr}, context);
     doc->rank = rankInfoOf(*doc->trace);
     return doc;
 }
@@ -192,7 +192,7 @@ private slots:
         // Each rank's column against its own events; the stepper's instances are rank 0's.
         const QByteArray top = m.entry(0).name.toUtf8();
         for (size_t r = 0; r < docs_.size(); ++r) {
-            const Document& d = *docs_[r];
+            const ViewedTrace& d = *docs_[r];
             const EventTable& ev = d.events();
             int64_t ns = 0;
             size_t count = 0;
@@ -262,7 +262,7 @@ private slots:
     }
 
 private:
-    std::vector<std::shared_ptr<const Document>> docs_;
+    std::vector<std::shared_ptr<const ViewedTrace>> docs_;
 };
 
 QTEST_MAIN(TstRankPanels)

@@ -9,12 +9,12 @@
 #include <QTest>
 #include <cmath>
 
-#include "format.h"
-#include "hotspots_panel.h"
-#include "range_summary.h"
-#include "selection_panel.h"
-#include "viewer_state.h"
+#include "analysis/range_summary.h"
+#include "panels/hotspots_panel.h"
+#include "panels/selection_panel.h"
+#include "state/viewer_state.h"
 #include "viewer_test_support.h"
+#include "widgets/time_text.h"
 
 using namespace ui_test;
 
@@ -71,7 +71,7 @@ private slots:
         const QString trace = QStringLiteral(STACKLINE_EXAMPLE_DIR "/example.pt.trace.json");
         MainWindow window;
         QVERIFY(openTrace(window, trace));
-        const Document& doc = *window.document();
+        const ViewedTrace& doc = *window.document();
         const int64_t origin = stackline::traceOriginNs(doc.events());
         // The first half of the trace, in whole microseconds from the origin.
         const int64_t endUs = (doc.tracks.endNs() - origin) / 2000;

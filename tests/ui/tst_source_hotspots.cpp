@@ -18,14 +18,14 @@
 #include <QTextBlock>
 #include <QtTest>
 
-#include "details_panel.h"
-#include "hotspots_panel.h"
-#include "main_window.h"
-#include "path_map.h"
-#include "source_view.h"
-#include "table_panel.h"
-#include "timeline_view.h"
-#include "viewer_state.h"
+#include "panels/details_panel.h"
+#include "panels/hotspots_panel.h"
+#include "panels/source_view.h"
+#include "panels/table_panel.h"
+#include "shell/main_window.h"
+#include "state/path_map.h"
+#include "state/viewer_state.h"
+#include "timeline/timeline_view.h"
 #include "viewer_test_support.h"
 
 using namespace stackline;
@@ -181,7 +181,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openTrace(w, kExample));
-        const Document& doc = *w.document();
+        const ViewedTrace& doc = *w.document();
         uint32_t kernel = kNoRow;
         for (uint32_t r = 0; r < doc.events().size() && kernel == kNoRow; ++r)
             if (doc.events().nameOf(r) == "triton_red_fused__softmax_4" && doc.isKernel(r))

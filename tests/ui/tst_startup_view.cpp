@@ -6,12 +6,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "range_option.h"
-#include "selection_panel.h"
-#include "startup_view.h"
-#include "viewer_state.h"
+#include "analysis/range_option.h"
+#include "panels/selection_panel.h"
+#include "state/startup_request.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
 
 using namespace ui_test;
 
@@ -39,7 +39,7 @@ private slots:
         MainWindow window;
         QVERIFY(openTrace(window, kTrace));
         std::string error;
-        StartupView view;
+        StartupRequest view;
         view.range = stackline::parseRangeOption(text, &error);
         QVERIFY(view.range);
         view.markers = {*stackline::parseMicroseconds("7"), *stackline::parseMicroseconds("12.25")};

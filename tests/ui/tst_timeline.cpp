@@ -4,14 +4,14 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "diagnostic.h"
-#include "load_job.h"
+#include "annotate/diagnostic.h"
+#include "state/load_job.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
 #include "synthetic_trace.h"
-#include "timeline_view.h"
-#include "track_model.h"
-#include "viewer_state.h"
+#include "timeline/timeline_view.h"
+#include "timeline/track_model.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -218,7 +218,7 @@ private:
         return -1;
     }
 
-    std::shared_ptr<Document> doc_;
+    std::shared_ptr<ViewedTrace> doc_;
     ViewerState state_;
     std::unique_ptr<TimelineView> view_;
     uint32_t annotated_ = 0, unresolved_ = 0;

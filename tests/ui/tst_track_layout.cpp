@@ -8,12 +8,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "load_job.h"
-#include "timeline_view.h"
-#include "track_model.h"
-#include "viewer_state.h"
+#include "state/load_job.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/timeline_view.h"
+#include "timeline/track_model.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -25,7 +25,7 @@ namespace {
 const QString kTrace = QStringLiteral(STACKLINE_CORPUS_DIR
                                       "/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz");
 
-std::shared_ptr<Document> load(const QString& path) {
+std::shared_ptr<ViewedTrace> load(const QString& path) {
     BackgroundJob::Context context;
     return loadDocument({path, {}, nullptr}, context);
 }
@@ -263,7 +263,7 @@ private:
     }
 
     QTemporaryDir dir_;
-    std::shared_ptr<Document> doc_;
+    std::shared_ptr<ViewedTrace> doc_;
     ViewerState state_;
     std::unique_ptr<TimelineView> view_;
     uint32_t launch_ = kNoRow, kernel_ = kNoRow, cpuThread_ = kNoTrack;

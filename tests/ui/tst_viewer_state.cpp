@@ -13,19 +13,19 @@
 #include <QTableView>
 #include <QtTest>
 
-#include "details_panel.h"
-#include "diagnostics_panel.h"
-#include "elided_label.h"
-#include "hotspots_panel.h"
-#include "kernels_panel.h"
-#include "main_window.h"
-#include "palette.h"
-#include "source_view.h"
-#include "timeline_view.h"
-#include "unresolved_panel.h"
-#include "viewer_state.h"
+#include "panels/details_panel.h"
+#include "panels/diagnostics_panel.h"
+#include "panels/hotspots_panel.h"
+#include "panels/kernels_panel.h"
+#include "panels/source_view.h"
+#include "panels/unresolved_panel.h"
+#include "shell/main_window.h"
+#include "state/viewer_state.h"
+#include "state/zoom_control.h"
+#include "timeline/timeline_view.h"
 #include "viewer_test_support.h"
-#include "zoom_control.h"
+#include "widgets/elided_label.h"
+#include "widgets/palette.h"
 
 using namespace stackline;
 using namespace ui_test;
@@ -198,7 +198,7 @@ private slots:
         state->select(gelu_);
         state->setHighlighted({gelu_});
         // Two runs in one window: the first is the current one, the panels show it.
-        auto other = std::make_shared<Document>(*doc_);
+        auto other = std::make_shared<ViewedTrace>(*doc_);
         const auto first = state->current();
         QSignalSpy documents(state, &ViewerState::documentsChanged);
         state->setDocuments({first, other});
@@ -216,7 +216,7 @@ private slots:
         QCOMPARE(state->current(), other);
         QCOMPARE(window_->details()->event(), gelu_);
         // An event of a document that is not loaded selects nothing.
-        Document stray;
+        ViewedTrace stray;
         state->select(EventRef{&stray, 0});
         QVERIFY(!state->selected().isValid());
     }
@@ -290,7 +290,7 @@ private:
     }
 
     std::unique_ptr<MainWindow> window_;
-    const Document* doc_ = nullptr;
+    const ViewedTrace* doc_ = nullptr;
     uint32_t gelu_ = kNoRow, unresolved_ = kNoRow;
 };
 

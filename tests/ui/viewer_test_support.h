@@ -11,8 +11,8 @@
 #include <QStandardPaths>
 #include <string_view>
 
-#include "document.h"
-#include "main_window.h"
+#include "shell/main_window.h"
+#include "state/viewed_trace.h"
 
 namespace ui_test {
 
@@ -30,7 +30,7 @@ inline uint32_t rowNamed(const stackline::EventTable& ev, std::string_view name,
     return stackline::kNoRow;
 }
 
-inline uint32_t rowNamed(const Document& doc, std::string_view name, std::string_view cat) {
+inline uint32_t rowNamed(const ViewedTrace& doc, std::string_view name, std::string_view cat) {
     return rowNamed(doc.events(), name, cat);
 }
 

@@ -1,0 +1,185 @@
+#include "analysis/eager_stacks.h"
+
+#include <charconv>
+#include <future>
+#include <optional>
+#include <unordered_map>
+
+#include "model/event_args.h"
+#include "model/event_categories.h"
+#include "model/kineto.h"
+
+namespace stackline {
+
+namespace {
+
+// What build needs to find each kernel's stack; the correlation and Sequence-number maps are
+// built on first use, as most traces need neither.
+class StackFinder {
+public:
+    StackFinder(const Trace& trace, const EventCategories& categories, const TrackIndex& tracks,
+                const FlowIndex& flows)
+        : trace_(trace),
+          events_(trace.events),
+          categories_(categories),
+          tracks_(tracks),
+          flows_(flows) {
+        for (const FlowLink& link : flows.links())
+            if (link.category == kineto::Category::ForwardBackwardFlow)
+                forwardOf_.try_emplace(link.to, link.from);
+    }
+
+    // The runtime call that launched a kernel: its ac2g flow, else the same correlation id.
+    uint32_t launchOf(uint32_t kernel) {
+        if (const uint32_t source = flows_.sourceOf(kernel); source != kNoRow) return source;
+        const auto id = intArg(trace_, kernel, kineto::kCorrelationArg);
+        if (!id) return kNoRow;
+        if (!launchByCorrelation_) {
+            // Every runtime call's args are read: each half of the rows on a core of its own,
+            // the earlier half's rows first, as one pass in row order would keep them.
+            auto scan = [this](uint32_t from, uint32_t to) {
+                std::unordered_map<int64_t, uint32_t> firstRow;
+                for (uint32_t row = from; row < to; ++row)
+                    if (categories_.of(row) == kineto::Category::Runtime)
+                        if (auto c = intArg(trace_, row, kineto::kCorrelationArg))
+                            firstRow.try_emplace(*c, row);
+                return firstRow;
+            };
+            const uint32_t half = events_.size() / 2;
+            auto later = std::async(std::launch::async, scan, half, events_.size());
+            launchByCorrelation_ = scan(0, half);
+            for (const auto& [id, row] : later.get()) launchByCorrelation_->try_emplace(id, row);
+        }
+        const auto it = launchByCorrelation_->find(*id);
+        return it == launchByCorrelation_->end() ? kNoRow : it->second;
+    }
+
+    // The python_function slices around row on its track, innermost first.
+    std::vector<uint32_t> pythonFrames(uint32_t row) const {
+        std::vector<uint32_t> frames = tracks_.enclosing(row);
+        std::erase_if(frames, [&](uint32_t r) {
+            return categories_.of(r) != kineto::Category::PythonFunction;
+        });
+        return frames;
+    }
+
+    // The forward op of the innermost op around a backward launch that has one: its fwdbwd flow,
+    // else the forward cpu_op with the same Sequence number that runs inside python_function.
+    uint32_t forwardOpOf(uint32_t launch) {
+        const std::vector<uint32_t> around = tracks_.enclosing(launch);
+        for (uint32_t op : around) {
+            if (categories_.of(op) != kineto::Category::CpuOp) continue;
+            if (auto it = forwardOf_.find(op); it != forwardOf_.end()) return it->second;
+        }
+        for (uint32_t op : around) {
+            if (categories_.of(op) != kineto::Category::CpuOp) continue;
+            const auto seq = intArg(trace_, op, kineto::kSequenceNumberArg);
+            if (!seq) continue;
+            if (auto it = forwardBySequence().find(*seq); it != forwardBySequence().end())
+                return it->second;
+        }
+        return kNoRow;
+    }
+
+private:
+    const std::unordered_map<int64_t, uint32_t>& forwardBySequence() {
+        if (!forwardBySequence_) {
+            forwardBySequence_.emplace();
+            for (uint32_t row = 0; row < events_.size(); ++row) {
+                if (categories_.of(row) != kineto::Category::CpuOp) continue;
+                const auto seq = intArg(trace_, row, kineto::kSequenceNumberArg);
+                // The first op of a sequence number inside python_function is the forward one.
+                if (seq && !forwardBySequence_->contains(*seq) && !pythonFrames(row).empty())
+                    forwardBySequence_->emplace(*seq, row);
+            }
+        }
+        return *forwardBySequence_;
+    }
+
+    const Trace& trace_;
+    const EventTable& events_;
+    const EventCategories& categories_;
+    const TrackIndex& tracks_;
+    const FlowIndex& flows_;
+    std::unordered_map<uint32_t, uint32_t> forwardOf_;  // backward op -> forward op (fwdbwd)
+    std::optional<std::unordered_map<int64_t, uint32_t>> launchByCorrelation_;
+    std::optional<std::unordered_map<int64_t, uint32_t>> forwardBySequence_;
+};
+
+}  // namespace
+
+EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
+                               const TrackIndex& tracks, const FlowIndex& flows) {
+    EagerStacks out;
+    const EventTable& events = trace.events;
+    if (events.tsNs.empty()) return out;  // loaded without nanoseconds: no tracks to search
+    // Without python_function slices (recorded without with_stack) no kernel has a stack: skip
+    // the per-kernel searches, whose fallbacks read the args of every runtime call and op.
+    const EventCategories categories(events);
+    bool any = false;
+    for (uint32_t row = 0; row < events.size() && !any; ++row)
+        any = categories.of(row) == kineto::Category::PythonFunction;
+    if (!any) return out;
+    StackFinder finder(trace, categories, tracks, flows);
+    std::unordered_map<uint32_t, uint32_t> stackByInnermost;  // innermost frame row -> stack id
+    for (uint32_t row = 0; row < events.size(); ++row) {
+        if (!provenance.isGpuKernel(events, row) ||
+            provenance.status(events, row) != KernelStatus::Outside)
+            continue;
+        const uint32_t launch = finder.launchOf(row);
+        if (launch == kNoRow) continue;
+        EagerOrigin origin = EagerOrigin::Launch;
+        std::vector<uint32_t> frames = finder.pythonFrames(launch);
+        if (frames.empty()) {
+            const uint32_t forward = finder.forwardOpOf(launch);
+            if (forward == kNoRow) continue;
+            frames = finder.pythonFrames(forward);
+            origin = EagerOrigin::Forward;
+        }
+        if (frames.empty()) continue;
+        auto [it, added] = stackByInnermost.try_emplace(frames.front(), 0);
+        if (added) {
+            it->second = uint32_t(out.frameStart_.size() - 1);
+            out.frameRows_.insert(out.frameRows_.end(), frames.begin(), frames.end());
+            out.frameStart_.push_back(uint32_t(out.frameRows_.size()));
+        }
+        if (out.stackOf_.empty()) {
+            out.stackOf_.assign(events.size(), 0);
+            out.origin_.assign(events.size(), EagerOrigin::None);
+        }
+        out.stackOf_[row] = it->second;
+        out.origin_[row] = origin;
+        ++out.count_;
+    }
+    return out;
+}
+
+uint32_t EagerStacks::stackOf(uint32_t row) const {
+    return row < stackOf_.size() ? stackOf_[row] : 0;
+}
+
+std::span<const uint32_t> EagerStacks::frames(uint32_t stack) const {
+    if (stack == 0 || stack + 1 >= frameStart_.size()) return {};
+    return std::span<const uint32_t>(frameRows_)
+        .subspan(frameStart_[stack], frameStart_[stack + 1] - frameStart_[stack]);
+}
+
+EagerOrigin EagerStacks::origin(uint32_t row) const {
+    return row < origin_.size() ? origin_[row] : EagerOrigin::None;
+}
+
+SourceFrame pythonFunctionFrame(std::string_view name) {
+    // "<file>(<line>): <function>"
+    const size_t colon = name.find("): ");
+    const size_t open = colon == std::string_view::npos ? colon : name.rfind('(', colon);
+    int line = 0;
+    if (open != std::string_view::npos && open > 0) {
+        auto [end, error] = std::from_chars(name.data() + open + 1, name.data() + colon, line);
+        if (error == std::errc() && end == name.data() + colon)
+            return {std::string(name.substr(0, open)), line, std::string(name.substr(colon + 3)),
+                    ""};
+    }
+    return {std::string(name), 0, "", ""};
+}
+
+}  // namespace stackline

@@ -1,0 +1,58 @@
+// Hotspots as numbers that add up across traces: per Python line, integer nanoseconds, launches
+// and the set of kernel names. This is what `stackline-cli hotspots --json` writes and `merge`
+// reads back, so that results computed on many machines sum exactly.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/hotspots.h"
+#include "kernel_info/kernel_info.h"
+
+namespace stackline {
+
+struct LineTotals {
+    std::string file;
+    int line = 0;
+    std::string function;
+    std::string code;
+    int64_t selfNs = 0;
+    int64_t totalNs = 0;
+    uint64_t launches = 0;
+    std::set<std::string> kernels;  // distinct kernel names
+};
+
+struct HotspotTotals {
+    std::vector<LineTotals> lines;  // by self time, then total time, largest first; then by
+                                    // (file, line), as Hotspots lists them
+    int64_t annotatedGpuNs = 0;     // the sum of the lines' self time
+    int64_t unresolvedGpuNs = 0;
+};
+
+HotspotTotals hotspotTotalsOf(const Hotspots& h);
+
+// Adds results up, in the order given: a line's function and code are the first non-empty ones
+// seen, so the sum depends on the order of its parts only there.
+class HotspotSum {
+public:
+    void add(const HotspotTotals& t);
+    HotspotTotals result() const;
+
+private:
+    std::map<std::pair<std::string, int>, LineTotals> lines_;
+    int64_t annotatedGpuNs_ = 0, unresolvedGpuNs_ = 0;
+};
+
+// Every line (no --top here: the JSON is for adding up). Times in integer nanoseconds and, for
+// reading, in microseconds.
+OrderedJson hotspotTotalsJson(const HotspotTotals& t);
+
+// Reads hotspotTotalsJson's output back; throws InputError saying what is missing or
+// inconsistent (a line's self times not adding up to the annotated time, say).
+HotspotTotals hotspotTotalsFromJson(const OrderedJson& j);
+
+}  // namespace stackline

@@ -1,0 +1,135 @@
+// What the processor has to say about a trace: the reference's own warning, Stackline's warnings,
+// and errors where the reference would have raised (Stackline skips that part and goes on).
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "model/event_table.h"
+
+namespace stackline {
+
+enum class Severity : uint8_t { Warning, Error };
+
+enum class DiagnosticKind : uint8_t {
+    // Warnings
+    KernelInfoSource,
+    NoCompiledRegion,
+    UnrecognizedKernel,
+    RegionWithoutKernelInfo,
+    ForwardRegionNotFound,
+    // Errors: one event or key the reference would have raised on
+    MalformedEvent,
+    MissingUid,
+    MissingTs,
+    BadTs,
+    BadDur,
+    MissingTid,
+    BadTid,
+    BadArgs,
+    BadFlow,
+    BadExternalId,
+    BackwardWithoutFlow,
+    BadGraphKey,
+    BadKernelInfo,
+    MissingName,
+    BadName,
+};
+
+struct DiagnosticKindInfo {
+    DiagnosticKind kind;
+    std::string_view name;  // as the report JSON and the summary print it
+    Severity severity;
+    std::string_view text;  // what it means and what to do
+};
+
+// One row per kind, in the enum's order.
+inline constexpr DiagnosticKindInfo kDiagnosticKinds[] = {
+    {DiagnosticKind::KernelInfoSource, "kernel_info_source", Severity::Warning,
+     "How the kernel information was found, read or matched to the trace; check that it comes from "
+     "the same run."},
+    {DiagnosticKind::NoCompiledRegion, "no_compiled_region", Severity::Warning,
+     "Kernel information applies only to kernels launched inside a compiled region, and the trace "
+     "has none (CUDA/HIP graph replays and compiled code called directly record none); profile "
+     "the compiled model without CUDA graphs."},
+    {DiagnosticKind::UnrecognizedKernel, "unrecognized_kernel", Severity::Warning,
+     "A kernel that is neither a Triton kernel nor a known extern kernel got no stack, as in the "
+     "reference (which logs this once per path that reaches the kernel, so mostly twice); profile "
+     "with with_stack=True to see where it was launched."},
+    {DiagnosticKind::RegionWithoutKernelInfo, "region_without_kernel_info", Severity::Warning,
+     "The kernel information has no graph for this compiled region, so its kernels get no stack; "
+     "check that the information comes from the same run."},
+    {DiagnosticKind::ForwardRegionNotFound, "forward_region_not_found", Severity::Warning,
+     "No compiled region strictly contains the forward op of this backward region, so the region's "
+     "kernels get no stack; profile the forward and backward of a step in one recording."},
+    {DiagnosticKind::MalformedEvent, "malformed_event", Severity::Error,
+     "The event is not a JSON object or has a field of a type the reference cannot use; it is left "
+     "as it is."},
+    {DiagnosticKind::MissingUid, "missing_uid", Severity::Error,
+     "The trace says uids were assigned but this event has no usable uid; it is given one of its "
+     "own."},
+    {DiagnosticKind::MissingTs, "missing_ts", Severity::Error,
+     "The event has no \"ts\" where the reference needs one; the step that needed it skips the "
+     "event."},
+    {DiagnosticKind::BadTs, "bad_ts", Severity::Error,
+     "The event's \"ts\" is not a number where the reference needs one; the step that needed it "
+     "skips the event."},
+    {DiagnosticKind::BadDur, "bad_dur", Severity::Error,
+     "The event's \"dur\" is not a number where the reference needs one; the step that needed it "
+     "skips the event."},
+    {DiagnosticKind::MissingTid, "missing_tid", Severity::Error,
+     "A compiled or extern region has no \"tid\", so the events it covers cannot be found; the "
+     "region is skipped."},
+    {DiagnosticKind::BadTid, "bad_tid", Severity::Error,
+     "The event's \"tid\" is a list or an object, which the reference cannot group by; the event "
+     "is skipped."},
+    {DiagnosticKind::BadArgs, "bad_args", Severity::Error,
+     "The event's \"args\" is not an object where the reference reads a key from it; the step that "
+     "needed it skips the event."},
+    {DiagnosticKind::BadFlow, "bad_flow", Severity::Error,
+     "A flow event has no \"id\" or one that Python's int() rejects; the flow is ignored."},
+    {DiagnosticKind::BadExternalId, "bad_external_id", Severity::Error,
+     "The event's \"External id\" is a list or an object; it is not used to find kernels."},
+    {DiagnosticKind::BackwardWithoutFlow, "backward_without_flow", Severity::Error,
+     "A backward region has no incoming fwdbwd flow, so its forward region is unknown; its kernels "
+     "get no stack."},
+    {DiagnosticKind::BadGraphKey, "bad_graph_key", Severity::Error,
+     "A graph key of the kernel information makes the reference's ast.literal_eval raise; that key "
+     "is ignored."},
+    {DiagnosticKind::BadKernelInfo, "bad_kernel_info", Severity::Error,
+     "A kernel's entry in the kernel information has a shape the reference cannot read; the kernel "
+     "gets no stack."},
+    {DiagnosticKind::MissingName, "missing_name", Severity::Error,
+     "A kernel has no \"name\", so it cannot be matched to the kernel information."},
+    {DiagnosticKind::BadName, "bad_name", Severity::Error,
+     "A kernel's \"name\" is not a string, so it cannot be matched to the kernel information."},
+};
+
+constexpr bool diagnosticKindsInEnumOrder() {
+    for (std::size_t i = 0; i < std::size(kDiagnosticKinds); ++i)
+        if (std::size_t(kDiagnosticKinds[i].kind) != i) return false;
+    return std::size(kDiagnosticKinds) == std::size_t(DiagnosticKind::BadName) + 1;
+}
+static_assert(diagnosticKindsInEnumOrder());
+
+constexpr const DiagnosticKindInfo& diagnosticKindInfo(DiagnosticKind kind) {
+    return kDiagnosticKinds[std::size_t(kind)];
+}
+constexpr std::string_view diagnosticKindName(DiagnosticKind kind) {
+    return diagnosticKindInfo(kind).name;
+}
+
+struct Diagnostic {
+    using Severity = stackline::Severity;
+    DiagnosticKind kind = DiagnosticKind::KernelInfoSource;
+    uint32_t row = kNoRow;  // the event's index in traceEvents (its uid)
+    std::string name;       // the event's (or kernel's) name
+    std::string message;
+
+    Severity severity() const { return diagnosticKindInfo(kind).severity; }
+    std::string_view kindName() const { return diagnosticKindName(kind); }
+};
+
+}  // namespace stackline

@@ -1,0 +1,37 @@
+// Writes the annotated trace by splicing into the original bytes: "uid" at the end of each event,
+// "stack" into (or as) args, "uid_assigned" at the top level. Every other byte is copied as it is.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "annotate/provenance.h"
+#include "io/atomic_file.h"
+#include "model/trace.h"
+
+namespace stackline {
+
+struct ExportOptions {
+    bool allowOverwriteInput = false;  // --in-place
+    int gzipLevel = 2;                 // for .gz outputs: ISA-L's levels 0-3
+    unsigned threads = 0;              // gzip compression threads; 0: one per core
+    std::size_t gzipChunk = 0;         // bytes compressed apart in a .gz output; 0: chosen by size
+    // Nothing reads the trace's bytes after (or beside) this export, as in stackline-cli: they are
+    // discarded as they are copied, so a .json.gz's inflated text gives its memory to the output.
+    bool consumeInput = false;
+    std::function<void(uint64_t done, uint64_t total)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Writes to outPath (gzip when it ends in ".gz") through a temporary file. Throws OutputError, or
+// InputError when the trace's file changed on disk since it was opened (before or during the
+// export; then no output is left).
+void exportTrace(const Trace& trace, const Provenance& provenance, const std::string& outPath,
+                 const ExportOptions& options = {});
+
+// The annotated trace as a string (for tests and small traces).
+std::string exportToString(const Trace& trace, const Provenance& provenance);
+
+}  // namespace stackline

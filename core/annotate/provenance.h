@@ -1,0 +1,50 @@
+// The provenance processor: a port of the reference's _InductorTraceProcessor.add_to_chrome_trace
+// over the event table. It decides which events get args.stack (and which stack), whether uids are
+// written, and what to report; the exporter writes those decisions into the original bytes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "annotate/diagnostic.h"
+#include "annotate/stack_origin.h"
+#include "annotate/stack_pool.h"
+#include "kernel_info/kernel_info.h"
+#include "model/trace.h"
+
+namespace stackline {
+
+enum class KernelStatus : uint8_t {
+    Outside,     // not reached from a compiled region
+    Annotated,   // carries args.stack
+    Unresolved,  // a GPU kernel reached from a compiled region that ends without a stack
+};
+
+struct Provenance {
+    // The registry was not empty, so the reference rewrites the trace: uids (unless the input
+    // already had uid_assigned) and "uid_assigned": true.
+    bool applied = false;
+    bool assignUids = false;
+
+    std::vector<uint32_t> stack;   // per row: StackPool id of args.stack in the output, 0 if none
+    std::vector<uint8_t> written;  // per row: 1 where this run writes args.stack
+    std::vector<uint8_t> reached;  // per row: 1 where the processor reached it from a region
+    StackPool stacks;
+    StackOrigins origins;  // how each row's stack was obtained
+    std::vector<Diagnostic> diagnostics;
+
+    uint32_t annotatedCount = 0;  // events whose output args carry "stack"
+    uint32_t writtenCount = 0;
+
+    KernelStatus status(const EventTable& events, uint32_t row) const;
+    // Whether row is a GPU kernel of any category spelling (kineto::isGpuKernel).
+    bool isGpuKernel(const EventTable& events, uint32_t row) const;
+};
+
+// Runs the processor. With empty kernel information nothing is written (as in the reference), but
+// stacks already in the trace are taken up and kernels reached without one are still found.
+// threads: 0 uses a second core on big traces; 1 runs everything on the calling thread; more
+// always splits the work (as tests do to reach that path on small traces).
+Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads = 0);
+
+}  // namespace stackline

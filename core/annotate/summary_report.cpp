@@ -1,0 +1,115 @@
+#include "annotate/summary_report.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "model/event_categories.h"
+#include "model/kineto.h"
+
+namespace stackline {
+
+std::string formatMicros(int64_t ns) {
+    bool neg = ns < 0;
+    uint64_t u = neg ? uint64_t(-(ns + 1)) + 1 : uint64_t(ns);
+    std::string frac = std::to_string(u % 1000);
+    frac.insert(0, 3 - frac.size(), '0');
+    return (neg ? "-" : "") + std::to_string(u / 1000) + "." + frac;
+}
+
+namespace {
+
+OrderedJson timestamp(const EventTable& t, uint32_t row) {
+    PyNum ts = t.ts(row);
+    if (ts.kind == PyNum::Kind::Int) return int64_t(ts.i);
+    if (ts.kind == PyNum::Kind::Float) return ts.f;
+    return nullptr;
+}
+
+}  // namespace
+
+OrderedJson reportJson(const Trace& trace, const Provenance& p) {
+    const EventTable& t = trace.events;
+    OrderedJson unresolved = OrderedJson::array(), warnings = OrderedJson::array(),
+                errors = OrderedJson::array();
+    for (uint32_t row = 0, n = t.size(); row < n; ++row)
+        if (p.status(t, row) == KernelStatus::Unresolved)
+            unresolved.push_back(
+                {{"uid", row}, {"name", t.nameOf(row)}, {"ts", timestamp(t, row)}});
+    for (const Diagnostic& d : p.diagnostics) {
+        OrderedJson uid = d.row == kNoRow ? OrderedJson(nullptr) : OrderedJson(d.row);
+        std::string kind(d.kindName());
+        if (d.severity() == Severity::Warning)
+            warnings.push_back(
+                {{"kind", kind}, {"kernel", d.name}, {"uid", uid}, {"message", d.message}});
+        else
+            errors.push_back(
+                {{"kind", kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
+    }
+    return {{"annotated_kernels", p.annotatedCount},
+            {"unresolved_kernels", std::move(unresolved)},
+            {"warnings", std::move(warnings)},
+            {"errors", std::move(errors)}};
+}
+
+Summary summarize(const Trace& trace, const Provenance& p) {
+    const EventTable& t = trace.events;
+    Summary s;
+    s.events = t.size();
+    const EventCategories categories(t);
+    // Compiled regions as the processor finds them (the reference's rule), tested once per
+    // distinct string rather than once per event.
+    enum : uint8_t { kRegionCat = 1, kRegionName = 2 };
+    std::vector<uint8_t> flags(t.strings.size());
+    for (uint32_t id = 0; id < flags.size(); ++id) {
+        std::string_view str = t.strings.at(id);
+        flags[id] = uint8_t((str == reference::kRegionCategory ? kRegionCat : 0) |
+                            (reference::isCompiledRegionName(str) ? kRegionName : 0));
+    }
+    auto flagsOf = [&](ValueKind kind, uint32_t id) -> uint8_t {
+        return kind == ValueKind::String ? flags[id] : 0;
+    };
+    std::unordered_set<uint64_t> tracks;
+    uint64_t lastTrack = UINT64_MAX;  // consecutive events mostly share their track
+    for (uint32_t row = 0, n = t.size(); row < n; ++row) {
+        char ph = t.phase[row];
+        uint64_t track = (uint64_t(t.pid[row]) << 32) | t.tid[row];
+        if ((ph == 'X' || ph == 'B' || ph == 'E' || ph == 'i' || ph == 'I') && track != lastTrack)
+            tracks.insert(lastTrack = track);
+        if ((flagsOf(t.kinds[row].cat, t.cat[row]) & kRegionCat) &&
+            (flagsOf(t.kinds[row].name, t.name[row]) & kRegionName))
+            ++s.compiledRegions;
+        if (!categories.isGpuKernel(row)) continue;
+        ++s.kernels;
+        KernelStatus st = p.status(t, row);
+        if (st == KernelStatus::Annotated) ++s.annotatedKernels;
+        if (st == KernelStatus::Unresolved) ++s.unresolvedKernels;
+    }
+    s.tracks = tracks.size();
+    for (const Diagnostic& d : p.diagnostics) {
+        ++s.diagnostics[std::string(d.kindName())];
+        const bool note = d.kind == DiagnosticKind::KernelInfoSource ||
+                          d.kind == DiagnosticKind::NoCompiledRegion;
+        // Each graph replay of a decode loop says the same: once is enough here.
+        if (note && std::find(s.kernelInfoNotes.begin(), s.kernelInfoNotes.end(), d.message) ==
+                        s.kernelInfoNotes.end())
+            s.kernelInfoNotes.push_back(d.message);
+    }
+    return s;
+}
+
+OrderedJson summaryJson(const Summary& s) {
+    OrderedJson diag = OrderedJson::object();
+    for (auto& [kind, count] : s.diagnostics) diag[kind] = count;
+    OrderedJson out = {{"events", s.events},
+                       {"tracks", s.tracks},
+                       {"kernels", s.kernels},
+                       {"compiled_regions", s.compiledRegions},
+                       {"annotated_kernels", s.annotatedKernels},
+                       {"unresolved_kernels", s.unresolvedKernels},
+                       {"diagnostics", std::move(diag)}};
+    if (s.eagerStacks) out["eager_stacks"] = *s.eagerStacks;
+    if (!s.kernelInfoNotes.empty()) out["kernel_info_notes"] = s.kernelInfoNotes;
+    return out;
+}
+
+}  // namespace stackline

@@ -1,0 +1,74 @@
+// A loaded trace: its bytes, the event table indexed from them, and where the top-level members
+// the exporter edits sit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/file_system.h"
+#include "base/progress.h"
+#include "io/trace_bytes.h"
+#include "model/event_table.h"
+
+namespace stackline {
+
+struct TraceInfo {
+    uint64_t topClose = 0;  // offset of the top-level object's closing brace
+    bool topEmpty = true;   // the top-level object has no members
+    bool uidAssignedPresent = false;
+    bool uidAssignedTruthy = false;
+    Span uidAssignedValue;
+};
+
+struct Trace {
+    std::string path;
+    TraceBytes bytes;
+    EventTable events;
+    TraceInfo info;
+
+    // Every read of the trace's bytes after loading goes through slice: an event, its args, the
+    // runs the exporter copies. How the bytes are held (mapped, inflated; later re-inflated on
+    // demand or checked for changes on disk) then changes in one place, TraceBytes.
+    std::string_view slice(Span s) const { return bytes.slice(s.begin, s.end); }
+    Span whole() const { return {0, bytes.size()}; }
+    std::string_view text() const { return slice(whole()); }  // the whole trace (the indexes)
+    // Pages of [begin, end) already read may be dropped (see TraceBytes::release).
+    void release(Span s) const { bytes.release(s.begin, s.end); }
+    // [begin, end) will not be read again (see TraceBytes::discard).
+    void discard(Span s) const { bytes.discard(s.begin, s.end); }
+    // Empty while the file is as it was when opened (or the bytes came from no file); else a
+    // sentence naming the file and what changed. A trace is mapped and read lazily, so a file
+    // rewritten in place shows its new bytes at the old offsets, and one truncated reads as
+    // zeros (MappedFileGuard): whoever reads after loading asks this first, and after.
+    std::string changedOnDisk() const {
+        if (!bytes.stamp()) return {};
+        const std::string what =
+            bytes.faulted() ? "was truncated" : describeChange(*bytes.stamp(), fileStamp(path));
+        return what.empty() ? what : path + ": the file " + what + " since it was opened";
+    }
+    // Throws InputError when the file changed on disk since it was opened: what was read from it
+    // since may be another file's bytes.
+    void throwIfChanged() const {
+        if (std::string why = changedOnDisk(); !why.empty()) throw InputError(why);
+    }
+};
+
+struct LoadOptions {
+    unsigned threads = 0;  // 0: one per core
+    // Bytes of traceEvents per parallel chunk at least (tests and fuzzers lower it to reach the
+    // chunk seams with small inputs).
+    uint64_t chunkBytes = uint64_t(8) << 20;
+    // Fill EventTable::tsNs and durNs (exact nanoseconds, for display). Annotating does without
+    // them: 16 bytes less per event to write and keep.
+    bool nanoseconds = true;
+    // Told the bytes scanned so far and the total, on the loading thread; its cancel stops the
+    // load.
+    Progress* progress = nullptr;
+};
+
+// Opens and indexes a .json or .json.gz trace. Throws InputError naming the file and position.
+Trace loadTrace(const std::string& path, const LoadOptions& options = {});
+// Indexes bytes already in memory; name is used in messages.
+Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& options = {});
+
+}  // namespace stackline

@@ -1,0 +1,518 @@
+#include "model/track_index.h"
+
+#include <algorithm>
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <unordered_set>
+
+#include "json/json_cursor.h"
+#include "model/event_categories.h"
+
+namespace stackline {
+
+namespace {
+
+bool isDecimal(std::string_view s) {
+    size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
+    if (i >= s.size() || s.size() - i > 18) return false;
+    for (; i < s.size(); ++i)
+        if (s[i] < '0' || s[i] > '9') return false;
+    return true;
+}
+
+std::string trimmed(std::string s) {
+    size_t b = s.find_first_not_of(" \t\r\n");
+    size_t e = s.find_last_not_of(" \t\r\n");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+struct SliceRef {
+    int64_t start, end;
+    uint32_t row;
+};
+
+// An instant event's scope ('t', 'p' or 'g'): its last "s" member, found in the event's bytes
+// outside its args. A match must follow '{' or ',' to be a member name: inside a string its
+// quotes would be escaped.
+char instantScope(const EventTable& ev, std::string_view text, uint32_t row) {
+    const Span event = ev.eventSpan(row), args = ev.argsSpan(row);
+    if (event.end > text.size()) return 't';
+    const std::string_view bytes = text.substr(event.begin, event.size());
+    char scope = 't';
+    for (size_t at = bytes.find("\"s\""); at != std::string_view::npos;
+         at = bytes.find("\"s\"", at + 1)) {
+        if (!args.empty() && event.begin + at >= args.begin && event.begin + at < args.end) {
+            at = args.end - event.begin;
+            continue;
+        }
+        size_t before = at;
+        while (before > 0 && json::isSpace(bytes[before - 1])) --before;
+        if (before == 0 || (bytes[before - 1] != '{' && bytes[before - 1] != ',')) continue;
+        size_t c = at + 3;
+        while (c < bytes.size() && json::isSpace(bytes[c])) ++c;
+        if (c >= bytes.size() || bytes[c] != ':') continue;
+        ++c;
+        while (c < bytes.size() && json::isSpace(bytes[c])) ++c;
+        const bool oneLetter = c + 2 < bytes.size() && bytes[c] == '"' && bytes[c + 2] == '"';
+        scope = oneLetter ? bytes[c + 1] : 't';
+    }
+    return scope;
+}
+
+// What the metadata events say about one process or thread.
+struct Meta {
+    std::string name, labels;
+    bool hasSort = false;
+    int64_t sort = 0;
+};
+
+// Places a track's slices (sorted by start, longer first) on levels: a slice goes one level below
+// its innermost enclosing slice, or to the first level below that which is free at its start, so
+// a slice that overlaps another without nesting gets a row of its own instead of being dropped.
+void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32_t>& trackOf,
+                 std::vector<uint16_t>& levelOf, uint32_t trackId) {
+    auto before = [](const SliceRef& a, const SliceRef& b) {
+        if (a.start != b.start) return a.start < b.start;
+        if (a.end != b.end) return a.end > b.end;
+        return a.row < b.row;
+    };
+    // A thread's slices come nearly in order (with_stack traces: a block of ops, then one of
+    // Python frames): when they form a few sorted runs, merging them beats sorting them all.
+    // The order is total (rows differ), so both give the same result.
+    std::vector<size_t> runs{0};
+    for (size_t i = 1; i < slices.size() && runs.size() <= 16; ++i)
+        if (before(slices[i], slices[i - 1])) runs.push_back(i);
+    if (runs.size() > 16) {
+        std::sort(slices.begin(), slices.end(), before);
+    } else {
+        runs.push_back(slices.size());
+        for (size_t width = 1; width + 1 < runs.size(); width *= 2)
+            for (size_t r = 0; r + width + 1 < runs.size(); r += 2 * width)
+                std::inplace_merge(
+                    slices.begin() + ptrdiff_t(runs[r]),
+                    slices.begin() + ptrdiff_t(runs[r + width]),
+                    slices.begin() + ptrdiff_t(runs[std::min(r + 2 * width, runs.size() - 1)]),
+                    before);
+    }
+    struct Open {
+        int64_t start, end;
+        uint32_t level;
+    };
+    std::vector<Open> open;
+    std::vector<int64_t> levelEnd;
+    for (const SliceRef& s : slices) {
+        const bool zero = s.end == s.start;
+        // A zero-length slice at its parent's very end still belongs inside it.
+        std::erase_if(open, [&](const Open& o) {
+            return !(o.end > s.start || (zero && o.end == s.start && o.start < s.start));
+        });
+        uint32_t minLevel = 0;
+        for (auto it = open.rbegin(); it != open.rend(); ++it) {
+            if (it->end >= s.end) {
+                minLevel = it->level + 1;
+                break;
+            }
+        }
+        uint32_t level = minLevel;
+        while (level < levelEnd.size() && levelEnd[level] > s.start) ++level;
+        if (level >= levelEnd.size()) {
+            levelEnd.resize(level + 1, INT64_MIN);
+            track.levels.resize(level + 1);
+        }
+        levelEnd[level] = s.end;
+        TrackLevel& l = track.levels[level];
+        l.start.push_back(s.start);
+        l.end.push_back(s.end);
+        l.row.push_back(s.row);
+        open.push_back({s.start, s.end, level});
+        trackOf[s.row] = trackId;
+        levelOf[s.row] = uint16_t(std::min<uint32_t>(level, UINT16_MAX - 1));
+    }
+    for (TrackLevel& l : track.levels) l.finish();
+    track.sliceCount = uint32_t(slices.size());
+    slices.clear();
+    slices.shrink_to_fit();
+}
+
+// Runs job(i) for i in [0, n) on up to `threads` threads.
+template <class Job>
+void parallelFor(size_t n, unsigned threads, Job job) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = unsigned(std::min<size_t>(threads, n));
+    if (threads <= 1) {
+        for (size_t i = 0; i < n; ++i) job(i);
+        return;
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next.fetch_add(1)) < n;) job(i);
+        });
+    for (auto& th : pool) th.join();
+}
+
+}  // namespace
+
+DisplayKey displayKey(const KeyPool& keys, KeyId id) {
+    DisplayKey k;
+    if (auto v = keys.asInt(id)) {
+        k.value = *v;
+    } else if (auto s = keys.asString(id); s && isDecimal(*s)) {
+        k.value = std::stoll(std::string(*s));
+    } else {
+        k.isInt = false;
+        k.text = s ? std::string(*s) : keys.describe(id);
+    }
+    return k;
+}
+
+void TrackLevel::finish() {
+    blockEnd.clear();
+    for (size_t b = kBlock - 1; b < end.size() + kBlock - 1; b += kBlock)
+        blockEnd.push_back(end[std::min(b, end.size() - 1)]);
+}
+
+size_t gallopLowerBound(const std::vector<int64_t>& sorted, int64_t t, size_t from) {
+    const size_t n = sorted.size();
+    if (from >= n || sorted[from] >= t) return std::min(from, n);
+    size_t lo = from, step = 1;  // sorted[lo] < t
+    while (lo + step < n && sorted[lo + step] < t) {
+        lo += step;
+        step *= 2;
+    }
+    const size_t hi = std::min(n, lo + step + 1);
+    return size_t(std::lower_bound(sorted.begin() + long(lo) + 1, sorted.begin() + long(hi), t) -
+                  sorted.begin());
+}
+
+size_t TrackLevel::firstEndingAtOrAfter(int64_t t, size_t from) const {
+    // Painting mostly hops a few slices ahead; those are on the cache lines just read.
+    const size_t n = end.size();
+    for (size_t i = from, stop = std::min(n, from + 8); i < stop; ++i)
+        if (end[i] >= t) return i;
+    if (from + 8 >= n) return n;
+    const size_t b = gallopLowerBound(blockEnd, t, (from + 8) / kBlock);
+    if (b >= blockEnd.size()) return n;
+    const size_t lo = std::max(from + 8, b * kBlock), hi = std::min(n, (b + 1) * kBlock);
+    return size_t(std::lower_bound(end.begin() + long(lo), end.begin() + long(hi), t) -
+                  end.begin());
+}
+
+size_t TrackLevel::firstStartingAfter(int64_t t) const {
+    return size_t(std::upper_bound(start.begin(), start.end(), t) - start.begin());
+}
+
+std::string Process::label() const {
+    if (labels.rfind("GPU", 0) == 0) return labels;
+    if (gpu) return "GPU " + pid.label();
+    if (!pid.isInt) return pid.text.empty() ? std::string("(empty pid)") : pid.text;
+    std::string s = labels.empty() ? std::string() : labels + " · ";
+    return s + (name.empty() ? std::string("process") : name) + " (pid " + pid.label() + ")";
+}
+
+uint32_t TrackIndex::displayId(const DisplayKey& key) const {
+    auto it = displayIds_.find(key);
+    return it == displayIds_.end() ? UINT32_MAX : it->second;
+}
+
+uint32_t TrackIndex::findTrack(KeyId pid, KeyId tid) const {
+    uint32_t p = displayId(displayKey(events_->keys, pid));
+    uint32_t t = displayId(displayKey(events_->keys, tid));
+    if (p == UINT32_MAX || t == UINT32_MAX) return kNoTrack;
+    auto it = trackByKey_.find((uint64_t(p) << 32) | t);
+    return it == trackByKey_.end() ? kNoTrack : it->second;
+}
+
+TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsigned threads) {
+    TrackIndex ix;
+    ix.events_ = &ev;
+    const uint32_t n = ev.size();
+    ix.trackOf_.assign(n, kNoTrack);
+    ix.levelOf_.assign(n, 0);
+
+    // Raw key -> normalised key id, cached per KeyId since a trace has few distinct pids and tids.
+    std::vector<DisplayKey> keys;
+    std::unordered_map<KeyId, uint32_t> rawToDisplay;
+    auto keyId = [&](KeyId raw) {
+        auto it = rawToDisplay.find(raw);
+        if (it != rawToDisplay.end()) return it->second;
+        DisplayKey k = displayKey(ev.keys, raw);
+        auto [d, inserted] = ix.displayIds_.try_emplace(k, uint32_t(keys.size()));
+        if (inserted) keys.push_back(k);
+        rawToDisplay.emplace(raw, d->second);
+        return d->second;
+    };
+
+    const EventCategories categories(ev);
+
+    struct Pending {
+        uint32_t pid, tid;
+        bool gpu = false;
+        std::vector<SliceRef> slices;
+        std::vector<std::pair<int64_t, uint32_t>> instants;
+    };
+    std::vector<Pending> pending;
+    uint64_t lastKey = UINT64_MAX;
+    uint32_t lastTrack = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::vector<uint32_t> metaRows;
+    std::unordered_set<uint32_t> counterPids;
+    std::vector<std::pair<ScopedInstant, uint32_t>> scoped;  // with the display pid
+    for (uint32_t row = 0; row < n; ++row) {
+        const char ph = ev.phase[row];
+        if (ph == 'M') {
+            metaRows.push_back(row);
+            continue;
+        }
+        const bool slice = ph == 'X';
+        if (!slice && ph != 'i' && ph != 'I' && ph != 'C') continue;
+        const PyNum::Kind tk = ev.kinds[row].ts;
+        if (tk != PyNum::Kind::Int && tk != PyNum::Kind::Float) continue;
+        if (ph == 'C') {
+            // Counters are drawn by CounterIndex; here they only widen the extent and make
+            // their pid a process.
+            counterPids.insert(keyId(ev.pid[row]));
+            lo = std::min(lo, ev.tsNs[row]);
+            hi = std::max(hi, ev.tsNs[row]);
+            continue;
+        }
+        uint64_t key = (uint64_t(ev.pid[row]) << 32) | ev.tid[row];
+        if (key != lastKey) {
+            uint64_t dkey = (uint64_t(keyId(ev.pid[row])) << 32) | keyId(ev.tid[row]);
+            auto [it, inserted] = ix.trackByKey_.try_emplace(dkey, uint32_t(pending.size()));
+            if (inserted) pending.push_back({uint32_t(dkey >> 32), uint32_t(dkey), false, {}, {}});
+            lastKey = key;
+            lastTrack = it->second;
+        }
+        Pending& p = pending[lastTrack];
+        const int64_t ts = ev.tsNs[row];
+        if (slice) {
+            const int64_t end = ts + std::max<int64_t>(0, ev.durNs[row]);
+            p.slices.push_back({ts, end, row});
+            if (kineto::isGpuActivity(categories.of(row))) p.gpu = true;
+            hi = std::max(hi, end);
+        } else {
+            p.instants.emplace_back(ts, row);
+            hi = std::max(hi, ts);
+            if (const char scope = instantScope(ev, text, row); scope == 'g' || scope == 'p')
+                scoped.push_back({{ts, row, scope == 'g' ? kNoProcess : 0}, p.pid});
+        }
+        lo = std::min(lo, ts);
+    }
+    ix.start_ = lo == INT64_MAX ? 0 : lo;
+    ix.end_ = hi == INT64_MIN ? 0 : hi;
+
+    // Metadata: duplicates are common (one file repeats each of them 62k times), so only the first
+    // of each (name, pid, tid) is parsed.
+    std::unordered_map<uint32_t, Meta> processMeta;
+    std::unordered_map<uint64_t, Meta> threadMeta;
+    std::unordered_set<uint64_t> seen;
+    for (uint32_t row : metaRows) {
+        using namespace kineto;
+        const std::string_view what = ev.nameOf(row);
+        const bool process =
+            what == kProcessName || what == kProcessLabels || what == kProcessSortIndex;
+        if (!process && what != kThreadName && what != kThreadSortIndex) continue;
+        // Only pids and tids that own events matter; looking them up must not create keys.
+        const uint32_t p = ix.displayId(displayKey(ev.keys, ev.pid[row]));
+        const uint32_t t = process ? 0 : ix.displayId(displayKey(ev.keys, ev.tid[row]));
+        if (p == UINT32_MAX || t == UINT32_MAX) continue;
+        if (p < (1u << 21) && t < (1u << 21) &&
+            !seen.insert((uint64_t(ev.name[row]) << 42) | (uint64_t(p) << 21) | t).second)
+            continue;
+        Span span = ev.argsSpan(row);
+        if (span.empty() || span.end > text.size()) continue;
+        auto args = nlohmann::json::parse(text.substr(span.begin, span.size()), nullptr, false);
+        if (!args.is_object()) continue;
+        Meta& m = process ? processMeta[p] : threadMeta[(uint64_t(p) << 32) | t];
+        auto str = [&](std::string_view key) {
+            auto it = args.find(key);
+            return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
+        if (what == kProcessName || what == kThreadName) {
+            m.name = trimmed(str(kNameArg));
+        } else if (what == kProcessLabels) {
+            m.labels = trimmed(str(kLabelsArg));
+        } else {
+            auto it = args.find(kSortIndexArg);
+            if (it != args.end() && it->is_number_integer()) {
+                m.hasSort = true;
+                m.sort = it->get<int64_t>();
+            }
+        }
+    }
+
+    // Processes, then display order: Kineto's sort indexes put GPUs after CPU processes and its
+    // own spans last; without them the same is guessed.
+    std::unordered_map<uint32_t, uint32_t> processOf;
+    std::vector<Process> procs;
+    auto processFor = [&](uint32_t pid) -> Process& {
+        auto [it, inserted] = processOf.try_emplace(pid, uint32_t(procs.size()));
+        if (inserted) {
+            Process pr;
+            pr.pid = keys[pid];
+            if (auto m = processMeta.find(pid); m != processMeta.end()) {
+                pr.name = m->second.name;
+                pr.labels = m->second.labels;
+                pr.sortIndex = m->second.hasSort ? m->second.sort : INT64_MIN;
+            } else {
+                pr.sortIndex = INT64_MIN;
+            }
+            procs.push_back(std::move(pr));
+        }
+        return procs[it->second];
+    };
+    for (Pending& pt : pending) processFor(pt.pid).gpu |= pt.gpu;
+    // In order of first appearance (pids are numbered so), as the pending tracks are.
+    std::vector<uint32_t> counterOnly(counterPids.begin(), counterPids.end());
+    std::sort(counterOnly.begin(), counterOnly.end());
+    for (uint32_t pid : counterOnly) processFor(pid);
+    for (Process& pr : procs) {
+        pr.gpu |= pr.labels.rfind(kineto::kGpuLabelPrefix, 0) == 0;
+        if (pr.sortIndex != INT64_MIN) continue;
+        if (!pr.pid.isInt)
+            pr.sortIndex = kineto::kSpansSortIndex + 1;
+        else
+            pr.sortIndex = pr.gpu ? kineto::kGpuSortIndexBase + pr.pid.value : pr.pid.value;
+    }
+    std::vector<uint32_t> procOrder(procs.size());
+    for (uint32_t i = 0; i < procOrder.size(); ++i) procOrder[i] = i;
+    std::sort(procOrder.begin(), procOrder.end(), [&](uint32_t a, uint32_t b) {
+        if (procs[a].sortIndex != procs[b].sortIndex)
+            return procs[a].sortIndex < procs[b].sortIndex;
+        return procs[a].pid < procs[b].pid;
+    });
+    std::vector<uint32_t> procRank(procs.size());
+    for (uint32_t i = 0; i < procOrder.size(); ++i) procRank[procOrder[i]] = i;
+
+    std::vector<Track> tracks(pending.size());
+    for (uint32_t i = 0; i < pending.size(); ++i) {
+        Track& tr = tracks[i];
+        const Pending& pt = pending[i];
+        tr.process = procRank[processOf[pt.pid]];
+        tr.tid = keys[pt.tid];
+        tr.gpu = procs[processOf[pt.pid]].gpu;
+        auto m = threadMeta.find((uint64_t(pt.pid) << 32) | pt.tid);
+        if (m != threadMeta.end() && !m->second.name.empty())
+            tr.name = m->second.name;
+        else if (!tr.tid.isInt)
+            tr.name = tr.tid.text.empty() ? "(empty tid)" : tr.tid.text;
+        else
+            tr.name = (tr.gpu ? "stream " : "thread ") + tr.tid.label();
+        if (m != threadMeta.end() && m->second.hasSort)
+            tr.sortIndex = m->second.sort;
+        else
+            tr.sortIndex = tr.tid.isInt ? tr.tid.value : INT64_MAX;
+    }
+    std::vector<uint32_t> order(tracks.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const Track &x = tracks[a], &y = tracks[b];
+        if (x.process != y.process) return x.process < y.process;
+        if (x.sortIndex != y.sortIndex) return x.sortIndex < y.sortIndex;
+        return x.tid < y.tid;
+    });
+    std::vector<uint32_t> rank(order.size());
+    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+    for (auto& [key, track] : ix.trackByKey_) track = rank[track];
+
+    for (auto& [instant, pid] : scoped) {
+        if (instant.process != kNoProcess) instant.process = procRank[processOf[pid]];
+        ix.scopedInstants_.push_back(instant);
+    }
+    std::sort(ix.scopedInstants_.begin(), ix.scopedInstants_.end(),
+              [](const ScopedInstant& a, const ScopedInstant& b) { return a.ts < b.ts; });
+
+    ix.processes_.resize(procs.size());
+    for (uint32_t i = 0; i < procOrder.size(); ++i)
+        ix.processes_[i] = std::move(procs[procOrder[i]]);
+    ix.tracks_.resize(tracks.size());
+    std::vector<std::vector<SliceRef>> slices(tracks.size());
+    std::vector<std::vector<std::pair<int64_t, uint32_t>>> instants(tracks.size());
+    for (uint32_t i = 0; i < order.size(); ++i) {
+        ix.tracks_[i] = std::move(tracks[order[i]]);
+        slices[i] = std::move(pending[order[i]].slices);
+        instants[i] = std::move(pending[order[i]].instants);
+        ix.processes_[ix.tracks_[i].process].tracks.push_back(i);
+        ix.sliceCount_ += slices[i].size();
+    }
+
+    // Sorting and levelling dominate for big traces; tracks are independent, so the largest go
+    // first across the threads.
+    std::vector<uint32_t> bySize(order.size());
+    for (uint32_t i = 0; i < bySize.size(); ++i) bySize[i] = i;
+    std::sort(bySize.begin(), bySize.end(),
+              [&](uint32_t a, uint32_t b) { return slices[a].size() > slices[b].size(); });
+    parallelFor(bySize.size(), threads, [&](size_t k) {
+        const uint32_t i = bySize[k];
+        Track& tr = ix.tracks_[i];
+        buildLevels(tr, slices[i], ix.trackOf_, ix.levelOf_, i);
+        auto& inst = instants[i];
+        std::sort(inst.begin(), inst.end());
+        tr.instantTs.reserve(inst.size());
+        tr.instantRow.reserve(inst.size());
+        for (auto [ts, row] : inst) {
+            tr.instantTs.push_back(ts);
+            tr.instantRow.push_back(row);
+            ix.trackOf_[row] = i;
+            ix.levelOf_[row] = UINT16_MAX;
+        }
+    });
+    return ix;
+}
+
+bool TrackIndex::isInstant(uint32_t row) const {
+    return trackOf(row) != kNoTrack && levelOf_[row] == UINT16_MAX;
+}
+
+std::vector<uint32_t> TrackIndex::enclosing(uint32_t row) const {
+    std::vector<uint32_t> out;
+    const uint32_t t = trackOf(row);
+    if (t == kNoTrack) return out;
+    const Track& tr = tracks_[t];
+    const int64_t s = events_->tsNs[row];
+    const int64_t e = isInstant(row) ? s : s + std::max<int64_t>(0, events_->durNs[row]);
+    const size_t from = isInstant(row) ? tr.levels.size() : levelOf_[row];
+    for (size_t l = from; l-- > 0;) {
+        const TrackLevel& lv = tr.levels[l];
+        size_t i = lv.firstStartingAfter(s);
+        if (i == 0) continue;
+        --i;
+        if (lv.end[i] >= e && lv.row[i] != row) out.push_back(lv.row[i]);
+    }
+    return out;
+}
+
+uint32_t TrackIndex::sliceAt(uint32_t track, int64_t t) const {
+    if (track >= tracks_.size()) return kNoRow;
+    const Track& tr = tracks_[track];
+    uint32_t best = kNoRow;
+    for (size_t l = tr.levels.size(); l-- > 0;) {
+        const TrackLevel& lv = tr.levels[l];
+        size_t i = lv.firstStartingAfter(t);
+        if (i == 0) continue;
+        --i;
+        if (lv.end[i] < t) continue;
+        if (lv.start[i] == t) return lv.row[i];
+        if (best == kNoRow) best = lv.row[i];
+    }
+    return best;
+}
+
+uint32_t TrackIndex::nextSliceFrom(uint32_t track, int64_t t) const {
+    if (track >= tracks_.size()) return kNoRow;
+    uint32_t best = kNoRow;
+    int64_t bestStart = INT64_MAX;
+    for (const TrackLevel& lv : tracks_[track].levels) {
+        size_t i = size_t(std::lower_bound(lv.start.begin(), lv.start.end(), t) - lv.start.begin());
+        if (i < lv.size() && lv.start[i] < bestStart) {
+            bestStart = lv.start[i];
+            best = lv.row[i];
+        }
+    }
+    return best;
+}
+
+}  // namespace stackline

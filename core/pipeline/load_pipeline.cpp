@@ -1,0 +1,85 @@
+#include "pipeline/load_pipeline.h"
+
+#include "base/file_system.h"
+
+namespace stackline {
+
+std::shared_ptr<Trace> readTraceStage(const PipelineInput& input, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::Trace);
+    LoadOptions options = input.load;
+    options.progress = &observer;
+    // A file rewritten while it is indexed fails to parse, or parses as another trace: say so.
+    std::optional<FileStamp> before = fileStamp(input.tracePath);
+    auto changed = [&] {
+        std::string what = before ? describeChange(*before, fileStamp(input.tracePath)) : "";
+        if (!what.empty())
+            throw InputError(input.tracePath + ": the file " + what + " while it was read");
+    };
+    std::shared_ptr<Trace> trace;
+    try {
+        trace = std::make_shared<Trace>(loadTrace(input.tracePath, options));
+    } catch (const InputError&) {
+        changed();
+        throw;
+    }
+    trace->throwIfChanged();
+    // The loader's last tick comes before the end; the stage ends complete.
+    observer.progress(trace->whole().size(), trace->whole().size());
+    observer.traceLoaded(*trace);
+    return trace;
+}
+
+LoadedKernelInfo readKernelInfoStage(const PipelineInput& input, const Trace& trace,
+                                     LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::KernelInfo);
+    LoadedKernelInfo k;
+    k.path = input.kernelInfoPath;
+    if (k.path.empty()) {
+        k.path = findKernelInfoFor(trace.path);
+        k.found = !k.path.empty();
+        if (k.found) observer.kernelInfoFound(k.path);
+    }
+    if (k.path.empty() && input.requireKernelInfo)
+        throw InputError(trace.path +
+                         ": no kernel information given (--kernel-info) or found beside the trace");
+    if (!k.path.empty()) k.info = KernelInfo::load(k.path);
+    observer.kernelInfoRead(k);
+    return k;
+}
+
+Provenance provenanceStage(const PipelineInput& input, const Trace& trace,
+                           const KernelInfo& kernelInfo, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::Provenance);
+    Provenance p = runProvenance(trace, kernelInfo, input.load.threads);
+    observer.provenanceDone(p);
+    return p;
+}
+
+Summary summaryStage(const Trace& trace, const Provenance& provenance, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    observer.stageStarted(LoadStage::Summary);
+    Summary s = summarize(trace, provenance);
+    observer.summaryDone(s);
+    return s;
+}
+
+std::shared_ptr<const Trace> traceStage(const PipelineInput& input, LoadObserver& observer) {
+    if (!input.trace) return readTraceStage(input, observer);
+    observer.traceLoaded(*input.trace);
+    return input.trace;
+}
+
+LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer) {
+    LoadedTrace out;
+    out.trace = traceStage(input, observer);
+    out.kernelInfo = readKernelInfoStage(input, *out.trace, observer);
+    out.provenance = provenanceStage(input, *out.trace, out.kernelInfo.info, observer);
+    out.summary = summaryStage(*out.trace, out.provenance, observer);
+    out.trace->throwIfChanged();  // the processor read args from it
+    return out;
+}
+
+}  // namespace stackline

@@ -1,0 +1,289 @@
+#include "python/python_values.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "base/unicode_tables.h"
+
+namespace stackline {
+namespace {
+
+// Sign of (i - f) for a finite or infinite, non-NaN f, computed exactly as Python does.
+int compareIntFloat(__int128 i, double f) {
+    if (std::isinf(f)) return f > 0 ? -1 : 1;
+    double fl = std::floor(f);
+    if (fl >= 1.7e38) return -1;
+    if (fl < -1.7e38) return 1;
+    auto fi = static_cast<__int128>(fl);
+    if (i < fi) return -1;
+    if (i > fi) return 1;
+    return f > fl ? -1 : 0;
+}
+
+// -1, 0, 1, or 2 when unordered (NaN or not numbers).
+int compare(const PyNum& a, const PyNum& b) {
+    using K = PyNum::Kind;
+    if (!a.isNumber() || !b.isNumber()) return 2;
+    if (a.kind == K::Int && b.kind == K::Int) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+    if (a.kind == K::Float && b.kind == K::Float) {
+        if (std::isnan(a.f) || std::isnan(b.f)) return 2;
+        return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
+    }
+    if (a.kind == K::Int) return std::isnan(b.f) ? 2 : compareIntFloat(a.i, b.f);
+    return std::isnan(a.f) ? 2 : -compareIntFloat(b.i, a.f);
+}
+
+std::string int128ToString(__int128 v) {
+    if (v == 0) return "0";
+    bool neg = v < 0;
+    unsigned __int128 u =
+        neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+    std::string s;
+    while (u) {
+        s += char('0' + int(u % 10));
+        u /= 10;
+    }
+    if (neg) s += '-';
+    return {s.rbegin(), s.rend()};
+}
+
+void appendHex(std::string& out, char prefix, unsigned v, int digits) {
+    static const char* hex = "0123456789abcdef";
+    out += '\\';
+    out += prefix;
+    for (int k = digits - 1; k >= 0; --k) out += hex[(v >> (4 * k)) & 0xF];
+}
+
+}  // namespace
+
+PyNum pyAdd(const PyNum& a, const PyNum& b) {
+    using K = PyNum::Kind;
+    if (!a.isNumber() || !b.isNumber()) return {K::Invalid};
+    if (a.kind == K::Int && b.kind == K::Int) return PyNum::integer(a.i + b.i);
+    double x = a.kind == K::Int ? static_cast<double>(a.i) : a.f;
+    double y = b.kind == K::Int ? static_cast<double>(b.i) : b.f;
+    return PyNum::real(x + y);
+}
+
+bool pyLessMixed(const PyNum& a, const PyNum& b) {
+    return compare(a, b) == -1;
+}
+bool pyLessEqualMixed(const PyNum& a, const PyNum& b) {
+    int c = compare(a, b);
+    return c == -1 || c == 0;
+}
+bool pyEqual(const PyNum& a, const PyNum& b) {
+    return compare(a, b) == 0;
+}
+
+std::optional<__int128> pyIntFromString(std::string_view s) {
+    std::size_t i = 0, n = s.size();
+    auto skipSpace = [&] {
+        while (i < n) {
+            std::size_t j = i;
+            if (!unicode::isSpace(unicode::decodeUtf8(s, j))) break;
+            i = j;
+        }
+    };
+    skipSpace();
+    bool neg = false;
+    if (i < n && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+    unsigned __int128 v = 0;
+    int digits = 0;
+    bool lastUnderscore = false;
+    while (i < n) {
+        if (s[i] == '_') {
+            if (digits == 0 || lastUnderscore) return std::nullopt;
+            lastUnderscore = true;
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        int d = unicode::decimalValue(unicode::decodeUtf8(s, j));
+        if (d < 0) break;
+        if (v > (~static_cast<unsigned __int128>(0) >> 1) / 10) return std::nullopt;
+        v = v * 10 + unsigned(d);
+        ++digits;
+        lastUnderscore = false;
+        i = j;
+    }
+    if (digits == 0 || lastUnderscore) return std::nullopt;
+    skipSpace();
+    if (i != n) return std::nullopt;
+    auto r = static_cast<__int128>(v);
+    return neg ? -r : r;
+}
+
+std::string pyStrRepr(std::string_view s) {
+    bool hasSingle = s.find('\'') != std::string_view::npos;
+    bool hasDouble = s.find('"') != std::string_view::npos;
+    char quote = hasSingle && !hasDouble ? '"' : '\'';
+    std::string out(1, quote);
+    for (std::size_t i = 0; i < s.size();) {
+        char32_t c = unicode::decodeUtf8(s, i);
+        if (c == char32_t(quote) || c == '\\') {
+            out += '\\';
+            out += char(c);
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c < 0x20 || c == 0x7F) {
+            appendHex(out, 'x', c, 2);
+        } else if (c < 0x80 || unicode::isPrintable(c)) {
+            unicode::appendUtf8(out, c);
+        } else if (c < 0x100) {
+            appendHex(out, 'x', c, 2);
+        } else if (c < 0x10000) {
+            appendHex(out, 'u', c, 4);
+        } else {
+            appendHex(out, 'U', c, 8);
+        }
+    }
+    out += quote;
+    return out;
+}
+
+std::string pyGraphKey(std::string_view name, bool backward) {
+    std::string key = "(";
+    key += pyStrRepr(name);
+    key += backward ? ", True)" : ", False)";
+    return key;
+}
+
+KeyPool::KeyPool() {
+    canon_.push_back(nullptr);
+    smallValue_.push_back(0);
+}
+
+KeyId KeyPool::intern(std::string canonical) {
+    auto [it, inserted] = byCanon_.try_emplace(std::move(canonical), KeyId(canon_.size()));
+    if (inserted) {
+        canon_.push_back(&it->first);
+        smallValue_.push_back(0);
+    }
+    return it->second;
+}
+
+KeyId KeyPool::intKey(__int128 v) {
+    if (v < INT64_MIN || v > INT64_MAX) {
+        std::string canonical = "i";
+        canonical += int128ToString(v);
+        return intern(std::move(canonical));
+    }
+    auto x = int64_t(v);
+    if (x >= 0 && (uint64_t(x) < direct_.size() || growDirect(uint64_t(x)))) {
+        KeyId& id = direct_[std::size_t(x)];
+        if (id == kNoKey) id = newSmall(x);
+        return id;
+    }
+    auto [it, inserted] = small_.try_emplace(x, KeyId(canon_.size()));
+    if (inserted) newSmall(x);
+    return it->second;
+}
+
+KeyId KeyPool::newSmall(int64_t v) {
+    canon_.push_back(nullptr);
+    smallValue_.push_back(v);
+    return KeyId(canon_.size() - 1);
+}
+
+bool KeyPool::growDirect(uint64_t v) {
+    // At most four slots per key: ids that are not dense stay in the map.
+    uint64_t size = std::bit_ceil(v + 1);
+    if (size > std::max<uint64_t>(1u << 16, 4 * uint64_t(canon_.size()))) return false;
+    direct_.resize(size, kNoKey);
+    for (auto it = small_.begin(); it != small_.end();) {
+        if (it->first >= 0 && uint64_t(it->first) < size) {
+            direct_[std::size_t(it->first)] = it->second;
+            small_.erase(it++);
+        } else {
+            ++it;
+        }
+    }
+    return true;
+}
+
+KeyId KeyPool::floatKey(double v) {
+    if (std::isnan(v)) return intern("nan");
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1.7e38)
+        return intKey(static_cast<__int128>(v));
+    std::string c = "f";
+    char bits[sizeof v];
+    std::memcpy(bits, &v, sizeof v);
+    c.append(bits, sizeof v);
+    return intern(std::move(c));
+}
+
+KeyId KeyPool::stringKey(std::string_view utf8) {
+    std::string c = "s";
+    c.append(utf8);
+    return intern(std::move(c));
+}
+
+KeyId KeyPool::nullKey() {
+    return intern("n");
+}
+
+KeyId KeyPool::existingNullKey() const {
+    auto it = byCanon_.find("n");
+    return it == byCanon_.end() ? kNoKey : it->second;
+}
+
+std::string KeyPool::describe(KeyId id) const {
+    if (id == kNoKey) return "(none)";
+    if (id == kUnhashable || id >= canon_.size()) return "(unhashable)";
+    if (isSmall(id)) return std::to_string(smallValue_[id]);
+    const std::string& c = *canon_[id];
+    switch (c[0]) {
+        case 'i':
+            return c.substr(1);
+        case 's': {
+            std::string quoted = "\"";
+            quoted.append(c, 1, std::string::npos);
+            quoted += '"';
+            return quoted;
+        }
+        case 'n':
+            return c == "nan" ? "NaN" : "None";
+        default: {
+            double v;
+            std::memcpy(&v, c.data() + 1, sizeof v);
+            char buf[40];
+            std::snprintf(buf, sizeof buf, "%.17g", v);
+            return buf;
+        }
+    }
+}
+
+std::optional<int64_t> KeyPool::asInt(KeyId id) const {
+    if (isSmall(id)) return smallValue_[id];
+    if (id == kNoKey || id >= canon_.size() || (*canon_[id])[0] != 'i') return std::nullopt;
+    const std::string& c = *canon_[id];
+    if (c.size() > 20) return std::nullopt;
+    return std::stoll(c.substr(1));
+}
+
+std::optional<std::string_view> KeyPool::asString(KeyId id) const {
+    if (id == kNoKey || id >= canon_.size() || !canon_[id] || (*canon_[id])[0] != 's')
+        return std::nullopt;
+    return std::string_view(*canon_[id]).substr(1);
+}
+
+bool KeyPool::isNull(KeyId id) const {
+    return id < canon_.size() && id != kNoKey && canon_[id] && *canon_[id] == "n";
+}
+
+std::vector<KeyId> KeyPool::merge(const KeyPool& other) {
+    std::vector<KeyId> remap(other.canon_.size(), kNoKey);
+    for (std::size_t k = 1; k < other.canon_.size(); ++k)
+        remap[k] =
+            other.isSmall(KeyId(k)) ? intKey(other.smallValue_[k]) : intern(*other.canon_[k]);
+    return remap;
+}
+
+}  // namespace stackline

@@ -1,0 +1,106 @@
+#include "state/load_job.h"
+
+#include <QObject>
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "analysis/range_summary.h"
+#include "pipeline/load_pipeline.h"
+
+using namespace stackline;
+
+std::shared_ptr<ViewedTrace> loadDocument(const LoadRequest& request,
+                                          BackgroundJob::Context& context) {
+    PipelineInput input;
+    input.tracePath = request.tracePath.toStdString();
+    input.kernelInfoPath = request.kernelInfoPath.toStdString();
+    input.trace = request.trace;
+    const std::shared_ptr<const Trace> trace = traceStage(input, context);
+
+    auto doc = std::make_shared<ViewedTrace>();
+    doc->trace = trace;
+    doc->rank = rankInfoOf(*trace);
+    // The display indexes need only the trace: they are built on one thread while the provenance
+    // processor runs on the other (both spread over the cores when the other is done). Declared
+    // after doc, the future is waited for before doc goes, also when the processor throws.
+    std::future<void> indexes = std::async(std::launch::async, [&doc, &trace, &context] {
+        doc->tracks = TrackIndex::build(trace->events, trace->text());
+        doc->originNs = traceOriginNs(trace->events);
+        context.throwIfCancelled();
+        doc->counters = CounterIndex::build(*trace, doc->tracks);
+        doc->flows = FlowIndex::build(trace->events, doc->tracks);
+    });
+    LoadedKernelInfo kernelInfo = readKernelInfoStage(input, *trace, context);
+    doc->kernelInfo = std::move(kernelInfo.info);
+    doc->kernelInfoPath = QString::fromStdString(kernelInfo.path);
+    doc->kernelInfoFound = kernelInfo.found;
+    doc->provenance = provenanceStage(input, *trace, doc->kernelInfo, context);
+    context.setStage(QObject::tr("Building tracks"));
+    indexes.get();
+    context.throwIfCancelled();
+
+    // What needs both, side by side again.
+    std::future<void> sums = std::async(std::launch::async, [&doc, &trace, &context] {
+        doc->summary = summaryStage(*trace, doc->provenance, context);
+        doc->hotspots = computeHotspots(*trace, doc->provenance);
+        doc->styles = TrackStyles::build(trace->events, doc->provenance, doc->tracks);
+    });
+    doc->eager = EagerStacks::build(*trace, doc->provenance, doc->tracks, doc->flows);
+    sums.get();
+    doc->summary.eagerStacks = doc->eager.count();
+    trace->throwIfChanged();  // the processor read args from it
+    return doc;
+}
+
+std::vector<std::shared_ptr<ViewedTrace>> loadDocuments(const std::vector<LoadRequest>& requests,
+                                                        BackgroundJob::Context& context) {
+    if (requests.size() == 1) return {loadDocument(requests[0], context)};
+    const size_t n = requests.size();
+    // Each trace reports to a context of its own; this thread sums them up and passes a cancel
+    // on. The loader spreads one trace over all cores already: a few at a time is enough.
+    std::vector<BackgroundJob::Context> parts(n);
+    std::vector<std::shared_ptr<ViewedTrace>> docs(n);
+    std::vector<std::atomic<bool>> loaded(n);
+    std::atomic<size_t> next{0};
+    std::mutex failed;
+    std::exception_ptr failure;  // the first: a failure cancels the others
+    auto worker = [&] {
+        try {
+            for (size_t i = next++; i < n; i = next++) {
+                docs[i] = loadDocument(requests[i], parts[i]);
+                loaded[i] = true;
+            }
+        } catch (...) {
+            std::lock_guard lock(failed);
+            if (!failure) failure = std::current_exception();
+            for (auto& p : parts) p.cancel = true;
+        }
+    };
+    const size_t threads =
+        std::min<size_t>(n, std::max(2u, std::thread::hardware_concurrency() / 2));
+    std::vector<std::future<void>> running;
+    for (size_t t = 0; t < threads; ++t) running.push_back(std::async(std::launch::async, worker));
+    context.setStage(QObject::tr("Opening %1 traces").arg(n));
+    auto finished = [&] {
+        return std::all_of(running.begin(), running.end(), [](const std::future<void>& f) {
+            return f.wait_for(std::chrono::milliseconds(0)) == std::future_status::ready;
+        });
+    };
+    while (!finished()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        uint64_t permille = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (context.cancelled()) parts[i].cancel = true;
+            const uint64_t total = parts[i].total, done = parts[i].done;
+            permille += loaded[i] ? 1000 : total ? std::min<uint64_t>(999, done * 1000 / total) : 0;
+        }
+        context.progress(permille, 1000 * n);
+    }
+    if (failure) std::rethrow_exception(failure);
+    context.throwIfCancelled();
+    return docs;
+}
