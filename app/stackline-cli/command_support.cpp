@@ -4,8 +4,6 @@
 
 #include "cli_options.h"
 #include "io/atomic_file.h"
-#include "model/flow_index.h"
-#include "model/track_index.h"
 
 using namespace stackline;
 
@@ -39,12 +37,6 @@ PipelineInput pipelineInput(const Args& a) {
     in.tracePath = a.trace;
     in.kernelInfoPath = a.kernelInfo;
     return in;
-}
-
-EagerStacks eagerStacksOf(const LoadedTrace& loaded) {
-    const TrackIndex tracks = TrackIndex::build(loaded.trace->events, loaded.trace->text());
-    return EagerStacks::build(*loaded.trace, loaded.provenance, tracks,
-                              FlowIndex::build(loaded.trace->events, tracks));
 }
 
 }  // namespace cli

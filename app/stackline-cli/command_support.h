@@ -4,7 +4,6 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/eager_stacks.h"
 #include "kernel_info/kernel_info.h"
 #include "pipeline/load_pipeline.h"
 
@@ -27,9 +26,5 @@ struct CliObserver : stackline::LoadObserver {
 };
 
 stackline::PipelineInput pipelineInput(const Args& a);
-
-// The eager stacks need the timeline's tracks and flows, which the load pipeline does not
-// build.
-stackline::EagerStacks eagerStacksOf(const stackline::LoadedTrace& loaded);
 
 }  // namespace cli

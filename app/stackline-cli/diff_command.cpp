@@ -16,11 +16,10 @@ namespace {
 // One run as the other commands load it, with its eager stacks when asked.
 struct LoadedRun {
     LoadedTrace loaded;
-    EagerStacks eager;
     bool withEager = false;
     RunInput input() const {
         RunInput in{loaded.trace.get(), &loaded.provenance, {}, &loaded.kernelInfo.info};
-        if (withEager) in.options.eager = &eager;
+        if (withEager) in.options.eager = &loaded.indexes.eager;
         return in;
     }
 };
@@ -30,9 +29,8 @@ LoadedRun loadRun(const std::string& trace, const std::string& kernelInfo, bool 
     PipelineInput in;
     in.tracePath = trace;
     in.kernelInfoPath = kernelInfo;
-    LoadedRun run{runLoadPipeline(in, observer), {}, eager};
-    if (eager) run.eager = eagerStacksOf(run.loaded);
-    return run;
+    in.displayIndexes = eager;
+    return {runLoadPipeline(in, observer), eager};
 }
 
 std::string us(int64_t ns) {

@@ -24,8 +24,7 @@ namespace {
 
 Hotspots hotspotsOf(const LoadedTrace& loaded, bool eager) {
     KernelStacksOptions options;
-    const EagerStacks stacks = eager ? eagerStacksOf(loaded) : EagerStacks();
-    if (eager) options.eager = &stacks;
+    if (eager) options.eager = &loaded.indexes.eager;
     return computeHotspots(*loaded.trace, loaded.provenance, options);
 }
 
@@ -60,6 +59,7 @@ int manyHotspots(const Args& a) {
                 PipelineInput in = pipelineInput(a);
                 in.tracePath = a.inputs[i];
                 in.load.threads = a.threads ? a.threads : std::max(1u, cores / jobs);
+                in.displayIndexes = a.eager;
                 TraceObserver observer(a.inputs[i]);
                 results[i] = hotspotTotalsOf(hotspotsOf(runLoadPipeline(in, observer), a.eager));
             } catch (const InputError& e) {
@@ -100,11 +100,12 @@ int hotspots(const Args& a) {
         return manyHotspots(a);
     }
     CliObserver observer;
-    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    PipelineInput input = pipelineInput(a);
+    input.displayIndexes = a.eager;
+    const LoadedTrace loaded = runLoadPipeline(input, observer);
     if (a.folded) {
         KernelStacksOptions options;
-        const EagerStacks eager = a.eager ? eagerStacksOf(loaded) : EagerStacks();
-        if (a.eager) options.eager = &eager;
+        if (a.eager) options.eager = &loaded.indexes.eager;
         std::cout << foldedStacks(gpuFlameGraph(*loaded.trace, loaded.provenance, options));
         return 0;
     }

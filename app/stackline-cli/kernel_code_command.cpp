@@ -13,10 +13,10 @@
 #include "kernel_info/kernel_code.h"
 #include "kernel_info/output_code.h"
 #include "kernel_info/torch_trace_log.h"
-#include "model/flow_index.h"
+#include "import/trace_formats.h"
 #include "model/kineto.h"
 #include "model/trace.h"
-#include "model/track_index.h"
+#include "pipeline/display_indexes.h"
 #include "python/python_values.h"
 
 using namespace stackline;
@@ -91,10 +91,11 @@ OrderedJson launchJson(const TritonLaunch& l) {
 using TraceKernels = std::map<std::pair<std::string, std::string>, OnTrace>;
 
 TraceKernels readTrace(const std::string& path, const KernelInfo& info) {
-    Trace trace = loadTrace(path);
+    const Trace trace = loadTrace(path);
     const EventTable& ev = trace.events;
-    const TrackIndex tracks = TrackIndex::build(ev, trace.text());
-    const FlowIndex flows = FlowIndex::build(ev, tracks);
+    const DisplayIndexes indexes = buildTraceIndexes(trace);
+    const TrackIndex& tracks = indexes.tracks;
+    const FlowIndex& flows = indexes.flows;
     const Provenance provenance = runProvenance(trace, info);
     TraceKernels out;
     for (uint32_t r = 0; r < ev.size(); ++r) {

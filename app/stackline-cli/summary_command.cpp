@@ -21,10 +21,12 @@ int rangeSummary(const Args& a) {
     if (!parsed) usageError(error);
     const TimeRange relative = *parsed;
     CliObserver observer;
-    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
+    PipelineInput input = pipelineInput(a);
+    input.displayIndexes = true;
+    const LoadedTrace loaded = runLoadPipeline(input, observer);
     const Trace& trace = *loaded.trace;
-    const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), a.threads);
-    const int64_t origin = traceOriginNs(trace.events);
+    const TrackIndex& tracks = loaded.indexes.tracks;
+    const int64_t origin = loaded.indexes.originNs;
     const TimeRange range = fromOrigin(relative, origin);
     const RangeSummary s = summarizeRange(trace, loaded.provenance, tracks, range);
     if (a.json) {
@@ -67,9 +69,10 @@ int rangeSummary(const Args& a) {
 int summary(const Args& a) {
     if (!a.range.empty()) return rangeSummary(a);
     CliObserver observer;
-    const LoadedTrace loaded = runLoadPipeline(pipelineInput(a), observer);
-    Summary s = loaded.summary;
-    s.eagerStacks = eagerStacksOf(loaded).count();
+    PipelineInput input = pipelineInput(a);
+    input.displayIndexes = true;  // the count of eager stacks
+    const LoadedTrace loaded = runLoadPipeline(input, observer);
+    const Summary& s = loaded.summary;
     if (a.json) {
         std::cout << dumpJson(summaryJson(s), 1) << "\n";
         return 0;

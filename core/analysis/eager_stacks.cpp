@@ -32,7 +32,7 @@ public:
     // The runtime call that launched a kernel: its ac2g flow, else the same correlation id.
     uint32_t launchOf(uint32_t kernel) {
         if (const uint32_t source = flows_.sourceOf(kernel); source != kNoRow) return source;
-        const auto id = intArg(trace_, kernel, kineto::kCorrelationArg);
+        const auto id = trace_.args(kernel).integer(kineto::kCorrelationArg);
         if (!id) return kNoRow;
         if (!launchByCorrelation_) {
             // Every runtime call's args are read: each half of the rows on a core of its own,
@@ -41,7 +41,7 @@ public:
                 std::unordered_map<int64_t, uint32_t> firstRow;
                 for (uint32_t row = from; row < to; ++row)
                     if (categories_.of(row) == kineto::Category::Runtime)
-                        if (auto c = intArg(trace_, row, kineto::kCorrelationArg))
+                        if (auto c = trace_.args(row).integer(kineto::kCorrelationArg))
                             firstRow.try_emplace(*c, row);
                 return firstRow;
             };
@@ -73,7 +73,7 @@ public:
         }
         for (uint32_t op : around) {
             if (categories_.of(op) != kineto::Category::CpuOp) continue;
-            const auto seq = intArg(trace_, op, kineto::kSequenceNumberArg);
+            const auto seq = trace_.args(op).integer(kineto::kSequenceNumberArg);
             if (!seq) continue;
             if (auto it = forwardBySequence().find(*seq); it != forwardBySequence().end())
                 return it->second;
@@ -87,7 +87,7 @@ private:
             forwardBySequence_.emplace();
             for (uint32_t row = 0; row < events_.size(); ++row) {
                 if (categories_.of(row) != kineto::Category::CpuOp) continue;
-                const auto seq = intArg(trace_, row, kineto::kSequenceNumberArg);
+                const auto seq = trace_.args(row).integer(kineto::kSequenceNumberArg);
                 // The first op of a sequence number inside python_function is the forward one.
                 if (seq && !forwardBySequence_->contains(*seq) && !pythonFrames(row).empty())
                     forwardBySequence_->emplace(*seq, row);

@@ -2,17 +2,14 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <tuple>
 
-#include "json/json_cursor.h"
 #include "model/event_args.h"
 #include "model/flow_index.h"
 #include "model/kineto.h"
-#include "model/track_index.h"
 
 namespace stackline {
 
@@ -23,60 +20,6 @@ std::optional<int64_t> integer(std::string_view number) {
     auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
     if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
     return v;
-}
-
-// An integer member value at c (anything else is skipped and gives nullopt).
-std::optional<int64_t> readInteger(json::Cursor& c) {
-    const char first = *c.p;
-    if (first != '-' && (first < '0' || first > '9')) {
-        c.skipValue();
-        return std::nullopt;
-    }
-    return integer(c.readNumber());
-}
-
-// The distributedInfo object's rank and world_size (repeated keys: the last one counts, as in
-// Python).
-void readDistributedInfo(json::Cursor& c, RankInfo& info) {
-    if (*c.p != '{') {
-        c.skipValue();
-        return;
-    }
-    ++c.p;
-    c.skipSpace();
-    if (*c.p == '}') {
-        ++c.p;
-        return;
-    }
-    do {
-        const std::string key = json::decodeString(c.readKey());
-        if (key == "rank") {
-            if (auto v = readInteger(c)) info.rank = *v;
-        } else if (key == "world_size") {
-            if (auto v = readInteger(c)) info.worldSize = *v;
-        } else {
-            c.skipValue();
-        }
-    } while (c.nextMember('}'));
-}
-
-// Skips the traceEvents array at c without reading its events again when it is the one the
-// event table indexed: its last event's end is known.
-void skipEvents(json::Cursor& c, const Trace& trace) {
-    const EventTable& e = trace.events;
-    if (*c.p == '[' && e.size() > 0) {
-        const char* first = c.p + 1;
-        const char* firstEvent = c.base() + e.begin[0];
-        while (first < firstEvent && json::isSpace(*first)) ++first;
-        if (first == firstEvent) {
-            const uint32_t last = e.size() - 1;
-            c.p = c.base() + e.begin[last] + e.length[last];
-            c.skipSpace();
-            c.expect(']', "expected ']' after traceEvents");
-            return;
-        }
-    }
-    c.skipValue();
 }
 
 using Interval = std::pair<int64_t, int64_t>;  // [begin, end) ns
@@ -102,7 +45,7 @@ struct Collective {
 // Kineto copies record_param_comms' args onto the collective kernel: its process group and its
 // sequence number within the group (PyTorch's "Process Group Name" and "Seq").
 std::optional<std::pair<std::string, int64_t>> sequenceOf(const Trace& trace, uint32_t row) {
-    const nlohmann::json args = argsObject(trace, row);
+    const nlohmann::json args = trace.args(row).object();
     if (!args.is_object()) return std::nullopt;
     const auto seq = args.find("Seq");
     if (seq == args.end()) return std::nullopt;
@@ -134,14 +77,12 @@ const StepSpan* stepAt(const std::vector<StepSpan>& spans, int64_t t) {
     return nullptr;
 }
 
-RankKernels kernelsByStep(const Trace& trace) {
+RankKernels kernelsByStep(const Trace& trace, const FlowIndex& flows) {
     RankKernels out;
     const std::vector<StepSpan> spans = profilerSteps(trace);
     for (const StepSpan& s : spans) out.steps.try_emplace(s.step, s);
     if (spans.empty()) return out;
     const EventTable& e = trace.events;
-    const TrackIndex tracks = TrackIndex::build(e, trace.text(), 1);
-    const FlowIndex flows = FlowIndex::build(e, tracks);
     for (uint32_t row = 0; row < e.size(); ++row) {
         if (e.phase[row] != 'X' || !kineto::isGpuKernel(e.catOf(row))) continue;
         const int64_t start = e.tsNs[row], end = start + e.durNs[row];
@@ -234,31 +175,10 @@ int stragglerOf(const std::vector<const std::vector<Collective>*>& perRank,
 
 RankInfo rankInfoOf(const Trace& trace) {
     RankInfo info;
-    const std::string_view text = trace.text();
-    json::Cursor c(text.data(), text.data(), text.data() + text.size());
-    if (text.size() >= 3 && std::memcmp(text.data(), "\xEF\xBB\xBF", 3) == 0) c.p += 3;
-    c.skipSpace();
-    // The loader has checked the document; only its top-level members are read here.
-    if (!c.atEnd() && *c.p == '{') {
-        ++c.p;
-        c.skipSpace();
-        if (*c.p != '}') {
-            do {
-                const std::string key = json::decodeString(c.readKey());
-                if (key == "traceEvents") {
-                    skipEvents(c, trace);
-                } else if (key == "distributedInfo") {
-                    readDistributedInfo(c, info);
-                } else if (key == "baseTimeNanoseconds") {
-                    const std::optional<int64_t> v = readInteger(c);
-                    info.hasBaseTime = v.has_value();
-                    info.baseTimeNs = v.value_or(0);
-                } else {
-                    c.skipValue();
-                }
-            } while (c.nextMember('}'));
-        }
-    }
+    info.rank = trace.metadata.rank;
+    info.worldSize = trace.metadata.worldSize;
+    info.hasBaseTime = trace.metadata.baseTimeNs.has_value();
+    info.baseTimeNs = trace.metadata.baseTimeNs.value_or(0);
     info.label = info.rank >= 0 ? "rank " + std::to_string(info.rank)
                                 : std::filesystem::path(trace.path).filename().string();
     return info;
@@ -318,15 +238,15 @@ std::vector<int64_t> alignmentOffsets(const std::vector<const Trace*>& traces, A
     return out;
 }
 
-JobSteps computeJobSteps(const std::vector<const Trace*>& traces) {
+JobSteps computeJobSteps(const std::vector<RankTrace>& ranks) {
     JobSteps job;
     std::vector<RankKernels> kernels;
     std::vector<int64_t> clock;
     std::map<int64_t, bool> stepNumbers;
-    for (const Trace* t : traces) {
-        job.ranks.push_back(rankInfoOf(*t));
+    for (const RankTrace& r : ranks) {
+        job.ranks.push_back(rankInfoOf(*r.trace));
         clock.push_back(clockOffset(job.ranks.back()));
-        kernels.push_back(kernelsByStep(*t));
+        kernels.push_back(kernelsByStep(*r.trace, *r.flows));
         for (const auto& [n, span] : kernels.back().steps) stepNumbers[n] = true;
     }
     for (const auto& [n, unused] : stepNumbers) {

@@ -8,11 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "model/flow_index.h"
 #include "model/trace.h"
 
 namespace stackline {
 
-// Who a trace is within its job, read from its top-level members.
+// Who a trace is within its job, from its metadata.
 struct RankInfo {
     int64_t rank = -1;       // distributedInfo.rank; -1 when absent
     int64_t worldSize = 0;   // distributedInfo.world_size; 0 when absent
@@ -70,6 +71,11 @@ struct JobSteps {
     std::vector<RankInfo> ranks;  // one per trace
     std::vector<JobStep> steps;   // by step number
 };
-JobSteps computeJobSteps(const std::vector<const Trace*>& traces);
+// One rank's trace and its launch flows (the load pipeline's display indexes hold them).
+struct RankTrace {
+    const Trace* trace = nullptr;
+    const FlowIndex* flows = nullptr;
+};
+JobSteps computeJobSteps(const std::vector<RankTrace>& ranks);
 
 }  // namespace stackline

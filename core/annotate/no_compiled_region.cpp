@@ -37,7 +37,7 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
     for (uint32_t row = 0, n = t.size(); row < n; ++row) {
         if (categories.of(row) == kineto::Category::Runtime &&
             kineto::isGraphLaunch(t.nameOf(row))) {
-            if (auto id = intArg(trace, row, kineto::kCorrelationArg))
+            if (auto id = trace.args(row).integer(kineto::kCorrelationArg))
                 launchByCorrelation.try_emplace(*id, row);
         } else if (categories.isGpuKernel(row) &&
                    t.nameOf(row).starts_with(reference::kTritonPrefix)) {
@@ -63,7 +63,7 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
     std::vector<uint32_t> unlaunched, launched;
     for (uint32_t row : triton) {
         const auto id = launchByCorrelation.empty() ? std::nullopt
-                                                    : intArg(trace, row, kineto::kCorrelationArg);
+                                                    : trace.args(row).integer(kineto::kCorrelationArg);
         const auto launch = id ? launchByCorrelation.find(*id) : launchByCorrelation.end();
         if (launch != launchByCorrelation.end())
             ++replayed[launch->second];

@@ -65,7 +65,7 @@ std::string_view KernelCodeIndex::moduleOf(const KernelCode& k) const {
 
 uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t kernelRow) {
     if (uint32_t from = flows.sourceOf(kernelRow); from != kNoRow) return from;
-    std::optional<int64_t> corr = intArg(trace, kernelRow, kineto::kCorrelationArg);
+    std::optional<int64_t> corr = trace.args(kernelRow).integer(kineto::kCorrelationArg);
     if (!corr) return kNoRow;
     const EventTable& ev = trace.events;
     // The launch shares the kernel's External id when it has one: a cheap filter before the args.
@@ -74,7 +74,7 @@ uint32_t runtimeLaunchOf(const Trace& trace, const FlowIndex& flows, uint32_t ke
         if (r != kernelRow && ev.phase[r] == 'X' &&
             (external == kNoKey || ev.externalId[r] == external) &&
             kineto::categoryOf(ev.catOf(r)) == kineto::Category::Runtime &&
-            intArg(trace, r, kineto::kCorrelationArg) == corr)
+            trace.args(r).integer(kineto::kCorrelationArg) == corr)
             return r;
     return kNoRow;
 }
@@ -101,7 +101,7 @@ std::string stringIn(const nlohmann::json& args, std::string_view key) {
 TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const FlowIndex& flows,
                             uint32_t kernelRow) {
     TritonLaunch out;
-    nlohmann::json k = argsObject(trace, kernelRow);
+    const nlohmann::json k = trace.args(kernelRow).object();
     if (k.is_object()) {
         out.registersPerThread = integerIn(k, kineto::kRegistersPerThreadArg);
         out.sharedMemory = integerIn(k, kineto::kSharedMemoryArg);
@@ -113,7 +113,7 @@ TritonLaunch tritonLaunchOf(const Trace& trace, const TrackIndex& tracks, const 
     if (launch == kNoRow) return out;
     // The innermost enclosing slice whose args name the config is the launcher.
     for (uint32_t r : tracks.enclosing(launch)) {
-        nlohmann::json a = argsObject(trace, r);
+        const nlohmann::json a = trace.args(r).object();
         if (!a.is_object() ||
             !(a.contains(kineto::kKernelKwargsArg) || a.contains(kineto::kKernelHashArg)))
             continue;

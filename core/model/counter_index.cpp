@@ -84,8 +84,9 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
         if (!counter && !((ph == 'i' || ph == 'I') && ev.nameOf(row) == kMemoryEvent)) continue;
         const PyNum::Kind tk = ev.kinds[row].ts;
         if (tk != PyNum::Kind::Int && tk != PyNum::Kind::Float) continue;
-        const auto args = argsObject(trace, row);
-        if (!args.is_object()) continue;
+        const nlohmann::ordered_json object = trace.args(row).object();
+        if (!object.is_object()) continue;
+        const nlohmann::json args = object;  // members by name: series are made in that order
         const DisplayKey pid = displayKey(ev.keys, ev.pid[row]);
         const int64_t ts = ev.tsNs[row];
         if (counter) {

@@ -1,6 +1,7 @@
-// An event's args, parsed on demand from its raw bytes: the table keeps only their span, and the
-// few analyses that read a member after loading (correlation ids, Sequence numbers, counter
-// values) go through here.
+// An event's args as typed values, the one way to read them after loading: the details panel,
+// counters, eager stacks, kernel code and job steps ask Trace::args(row), and each format's
+// importer supplies the ArgsReader that answers (Kineto JSON parses the event's bytes on demand;
+// other formats keep their own store).
 #pragma once
 
 #include <cstdint>
@@ -8,13 +9,37 @@
 #include <optional>
 #include <string_view>
 
-#include "model/trace.h"
-
 namespace stackline {
 
-// The row's args object; a discarded value when it has none or they are not an object.
-nlohmann::json argsObject(const Trace& trace, uint32_t row);
-// An integer member of the row's args; nullopt when absent or not an integer.
-std::optional<int64_t> intArg(const Trace& trace, uint32_t row, std::string_view key);
+struct Trace;
+
+class ArgsReader {
+public:
+    virtual ~ArgsReader() = default;
+    // The row has args, of any type.
+    virtual bool present(const Trace& trace, uint32_t row) const = 0;
+    // The row's args as recorded (an object, normally); a discarded value when it has none or
+    // they cannot be read.
+    virtual nlohmann::ordered_json value(const Trace& trace, uint32_t row) const = 0;
+    // An integer member of the row's args (the last of a repeated name); nullopt when absent or
+    // not an integer. Asked of every op by some analyses: it should not build value().
+    virtual std::optional<int64_t> integer(const Trace& trace, uint32_t row,
+                                           std::string_view key) const = 0;
+};
+
+// One row's args (Trace::args).
+class EventArgs {
+public:
+    EventArgs(const Trace& trace, uint32_t row) : trace_(trace), row_(row) {}
+    bool present() const;
+    nlohmann::ordered_json value() const;
+    // value() when it is an object, else a discarded value.
+    nlohmann::ordered_json object() const;
+    std::optional<int64_t> integer(std::string_view key) const;
+
+private:
+    const Trace& trace_;
+    uint32_t row_;
+};
 
 }  // namespace stackline

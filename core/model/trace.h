@@ -1,14 +1,20 @@
-// A loaded trace: its bytes, the event table indexed from them, and where the top-level members
-// the exporter edits sit.
+// A loaded trace, format-neutral from here on: the event table its importer filled, what it says of
+// its processes and threads (metadata), a reader of its events' args, and its bytes with, for a
+// trace exported by splicing into them (Kineto JSON), where the top-level members the exporter
+// edits sit.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "base/file_system.h"
 #include "base/progress.h"
 #include "io/trace_bytes.h"
+#include "model/event_args.h"
 #include "model/event_table.h"
+#include "model/trace_metadata.h"
 
 namespace stackline {
 
@@ -22,9 +28,14 @@ struct TraceInfo {
 
 struct Trace {
     std::string path;
+    std::string_view format;  // the id of the format it was read as (TraceFormat::id)
     TraceBytes bytes;
     EventTable events;
+    TraceMetadata metadata;
+    std::shared_ptr<const ArgsReader> argsReader;  // none: no event has args
     TraceInfo info;
+
+    EventArgs args(uint32_t row) const { return EventArgs(*this, row); }
 
     // Every read of the trace's bytes after loading goes through slice: an event, its args, the
     // runs the exporter copies. How the bytes are held (mapped, inflated; later re-inflated on
@@ -52,23 +63,5 @@ struct Trace {
         if (std::string why = changedOnDisk(); !why.empty()) throw InputError(why);
     }
 };
-
-struct LoadOptions {
-    unsigned threads = 0;  // 0: one per core
-    // Bytes of traceEvents per parallel chunk at least (tests and fuzzers lower it to reach the
-    // chunk seams with small inputs).
-    uint64_t chunkBytes = uint64_t(8) << 20;
-    // Fill EventTable::tsNs and durNs (exact nanoseconds, for display). Annotating does without
-    // them: 16 bytes less per event to write and keep.
-    bool nanoseconds = true;
-    // Told the bytes scanned so far and the total, on the loading thread; its cancel stops the
-    // load.
-    Progress* progress = nullptr;
-};
-
-// Opens and indexes a .json or .json.gz trace. Throws InputError naming the file and position.
-Trace loadTrace(const std::string& path, const LoadOptions& options = {});
-// Indexes bytes already in memory; name is used in messages.
-Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& options = {});
 
 }  // namespace stackline

@@ -2,69 +2,18 @@
 
 #include <algorithm>
 #include <atomic>
-#include <nlohmann/json.hpp>
 #include <thread>
 #include <unordered_set>
 
-#include "json/json_cursor.h"
 #include "model/event_categories.h"
 
 namespace stackline {
 
 namespace {
 
-bool isDecimal(std::string_view s) {
-    size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
-    if (i >= s.size() || s.size() - i > 18) return false;
-    for (; i < s.size(); ++i)
-        if (s[i] < '0' || s[i] > '9') return false;
-    return true;
-}
-
-std::string trimmed(std::string s) {
-    size_t b = s.find_first_not_of(" \t\r\n");
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
 struct SliceRef {
     int64_t start, end;
     uint32_t row;
-};
-
-// An instant event's scope ('t', 'p' or 'g'): its last "s" member, found in the event's bytes
-// outside its args. A match must follow '{' or ',' to be a member name: inside a string its
-// quotes would be escaped.
-char instantScope(const EventTable& ev, std::string_view text, uint32_t row) {
-    const Span event = ev.eventSpan(row), args = ev.argsSpan(row);
-    if (event.end > text.size()) return 't';
-    const std::string_view bytes = text.substr(event.begin, event.size());
-    char scope = 't';
-    for (size_t at = bytes.find("\"s\""); at != std::string_view::npos;
-         at = bytes.find("\"s\"", at + 1)) {
-        if (!args.empty() && event.begin + at >= args.begin && event.begin + at < args.end) {
-            at = args.end - event.begin;
-            continue;
-        }
-        size_t before = at;
-        while (before > 0 && json::isSpace(bytes[before - 1])) --before;
-        if (before == 0 || (bytes[before - 1] != '{' && bytes[before - 1] != ',')) continue;
-        size_t c = at + 3;
-        while (c < bytes.size() && json::isSpace(bytes[c])) ++c;
-        if (c >= bytes.size() || bytes[c] != ':') continue;
-        ++c;
-        while (c < bytes.size() && json::isSpace(bytes[c])) ++c;
-        const bool oneLetter = c + 2 < bytes.size() && bytes[c] == '"' && bytes[c + 2] == '"';
-        scope = oneLetter ? bytes[c + 1] : 't';
-    }
-    return scope;
-}
-
-// What the metadata events say about one process or thread.
-struct Meta {
-    std::string name, labels;
-    bool hasSort = false;
-    int64_t sort = 0;
 };
 
 // Places a track's slices (sorted by start, longer first) on levels: a slice goes one level below
@@ -155,19 +104,6 @@ void parallelFor(size_t n, unsigned threads, Job job) {
 
 }  // namespace
 
-DisplayKey displayKey(const KeyPool& keys, KeyId id) {
-    DisplayKey k;
-    if (auto v = keys.asInt(id)) {
-        k.value = *v;
-    } else if (auto s = keys.asString(id); s && isDecimal(*s)) {
-        k.value = std::stoll(std::string(*s));
-    } else {
-        k.isInt = false;
-        k.text = s ? std::string(*s) : keys.describe(id);
-    }
-    return k;
-}
-
 void TrackLevel::finish() {
     blockEnd.clear();
     for (size_t b = kBlock - 1; b < end.size() + kBlock - 1; b += kBlock)
@@ -225,7 +161,8 @@ uint32_t TrackIndex::findTrack(KeyId pid, KeyId tid) const {
     return it == trackByKey_.end() ? kNoTrack : it->second;
 }
 
-TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsigned threads) {
+TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata,
+                              unsigned threads) {
     TrackIndex ix;
     ix.events_ = &ev;
     const uint32_t n = ev.size();
@@ -257,15 +194,11 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
     uint64_t lastKey = UINT64_MAX;
     uint32_t lastTrack = 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    std::vector<uint32_t> metaRows;
     std::unordered_set<uint32_t> counterPids;
     std::vector<std::pair<ScopedInstant, uint32_t>> scoped;  // with the display pid
+    size_t nextScope = 0;
     for (uint32_t row = 0; row < n; ++row) {
         const char ph = ev.phase[row];
-        if (ph == 'M') {
-            metaRows.push_back(row);
-            continue;
-        }
         const bool slice = ph == 'X';
         if (!slice && ph != 'i' && ph != 'I' && ph != 'C') continue;
         const PyNum::Kind tk = ev.kinds[row].ts;
@@ -296,53 +229,14 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         } else {
             p.instants.emplace_back(ts, row);
             hi = std::max(hi, ts);
-            if (const char scope = instantScope(ev, text, row); scope == 'g' || scope == 'p')
+            if (const char scope = metadata.instantScopes.at(row, 't', nextScope);
+                scope == 'g' || scope == 'p')
                 scoped.push_back({{ts, row, scope == 'g' ? kNoProcess : 0}, p.pid});
         }
         lo = std::min(lo, ts);
     }
     ix.start_ = lo == INT64_MAX ? 0 : lo;
     ix.end_ = hi == INT64_MIN ? 0 : hi;
-
-    // Metadata: duplicates are common (one file repeats each of them 62k times), so only the first
-    // of each (name, pid, tid) is parsed.
-    std::unordered_map<uint32_t, Meta> processMeta;
-    std::unordered_map<uint64_t, Meta> threadMeta;
-    std::unordered_set<uint64_t> seen;
-    for (uint32_t row : metaRows) {
-        using namespace kineto;
-        const std::string_view what = ev.nameOf(row);
-        const bool process =
-            what == kProcessName || what == kProcessLabels || what == kProcessSortIndex;
-        if (!process && what != kThreadName && what != kThreadSortIndex) continue;
-        // Only pids and tids that own events matter; looking them up must not create keys.
-        const uint32_t p = ix.displayId(displayKey(ev.keys, ev.pid[row]));
-        const uint32_t t = process ? 0 : ix.displayId(displayKey(ev.keys, ev.tid[row]));
-        if (p == UINT32_MAX || t == UINT32_MAX) continue;
-        if (p < (1u << 21) && t < (1u << 21) &&
-            !seen.insert((uint64_t(ev.name[row]) << 42) | (uint64_t(p) << 21) | t).second)
-            continue;
-        Span span = ev.argsSpan(row);
-        if (span.empty() || span.end > text.size()) continue;
-        auto args = nlohmann::json::parse(text.substr(span.begin, span.size()), nullptr, false);
-        if (!args.is_object()) continue;
-        Meta& m = process ? processMeta[p] : threadMeta[(uint64_t(p) << 32) | t];
-        auto str = [&](std::string_view key) {
-            auto it = args.find(key);
-            return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
-        };
-        if (what == kProcessName || what == kThreadName) {
-            m.name = trimmed(str(kNameArg));
-        } else if (what == kProcessLabels) {
-            m.labels = trimmed(str(kLabelsArg));
-        } else {
-            auto it = args.find(kSortIndexArg);
-            if (it != args.end() && it->is_number_integer()) {
-                m.hasSort = true;
-                m.sort = it->get<int64_t>();
-            }
-        }
-    }
 
     // Processes, then display order: Kineto's sort indexes put GPUs after CPU processes and its
     // own spans last; without them the same is guessed.
@@ -353,10 +247,10 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         if (inserted) {
             Process pr;
             pr.pid = keys[pid];
-            if (auto m = processMeta.find(pid); m != processMeta.end()) {
-                pr.name = m->second.name;
-                pr.labels = m->second.labels;
-                pr.sortIndex = m->second.hasSort ? m->second.sort : INT64_MIN;
+            if (auto m = metadata.processes.find(pr.pid); m != metadata.processes.end()) {
+                pr.name = m->second.name.value_or("");
+                pr.labels = m->second.labels.value_or("");
+                pr.sortIndex = m->second.sortIndex.value_or(INT64_MIN);
             } else {
                 pr.sortIndex = INT64_MIN;
             }
@@ -394,15 +288,16 @@ TrackIndex TrackIndex::build(const EventTable& ev, std::string_view text, unsign
         tr.process = procRank[processOf[pt.pid]];
         tr.tid = keys[pt.tid];
         tr.gpu = procs[processOf[pt.pid]].gpu;
-        auto m = threadMeta.find((uint64_t(pt.pid) << 32) | pt.tid);
-        if (m != threadMeta.end() && !m->second.name.empty())
-            tr.name = m->second.name;
+        auto m = metadata.threads.find({keys[pt.pid], keys[pt.tid]});
+        const bool named = m != metadata.threads.end();
+        if (named && !m->second.name.value_or("").empty())
+            tr.name = *m->second.name;
         else if (!tr.tid.isInt)
             tr.name = tr.tid.text.empty() ? "(empty tid)" : tr.tid.text;
         else
             tr.name = (tr.gpu ? "stream " : "thread ") + tr.tid.label();
-        if (m != threadMeta.end() && m->second.hasSort)
-            tr.sortIndex = m->second.sort;
+        if (named && m->second.sortIndex)
+            tr.sortIndex = *m->second.sortIndex;
         else
             tr.sortIndex = tr.tid.isInt ? tr.tid.value : INT64_MAX;
     }

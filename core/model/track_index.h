@@ -1,4 +1,4 @@
-// The timeline's tracks: one per (pid, tid), named and ordered by the trace's metadata events,
+// The timeline's tracks: one per (pid, tid), named and ordered by the trace's metadata,
 // each holding its X slices on display levels (nesting depth, plus extra levels for slices that
 // overlap without nesting, such as concurrent kernels on one stream) and its instant events.
 // Every level is sorted by start and free of overlaps, so its ends are sorted too: "first slice
@@ -13,33 +13,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/display_key.h"
 #include "model/event_table.h"
+#include "model/trace_metadata.h"
 
 namespace stackline {
 
 inline constexpr uint32_t kNoTrack = UINT32_MAX;
 inline constexpr uint32_t kNoProcess = UINT32_MAX;
-
-// A pid or tid as shown: ints, and decimal strings (legacy traces write tid "24572" for the thread
-// their flow events call 24572), compare as numbers; any other value by its text.
-struct DisplayKey {
-    bool isInt = true;
-    int64_t value = 0;
-    std::string text;
-
-    std::string label() const { return isInt ? std::to_string(value) : text; }
-    bool operator==(const DisplayKey& o) const {
-        return isInt == o.isInt && (isInt ? value == o.value : text == o.text);
-    }
-    // Ints first, by value; then strings by text.
-    bool operator<(const DisplayKey& o) const {
-        if (isInt != o.isInt) return isInt;
-        return isInt ? value < o.value : text < o.text;
-    }
-};
-
-// The display form of a raw pid or tid key.
-DisplayKey displayKey(const KeyPool& keys, KeyId id);
 
 // The first index i >= from with sorted[i] >= t (sorted.size() if none), searching outward from
 // `from` (galloping) because the answer is usually near it.
@@ -96,9 +77,10 @@ struct Process {
 class TrackIndex {
 public:
     // Builds the tracks of every X and i event, and a process for every pid with counter (C)
-    // events, which hold no track; text is the trace the events' args spans point
-    // into (metadata names are read from it). threads = 0 uses every core.
-    static TrackIndex build(const EventTable& events, std::string_view text, unsigned threads = 0);
+    // events, which hold no track; named, ordered and scoped by the trace's metadata.
+    // threads = 0 uses every core.
+    static TrackIndex build(const EventTable& events, const TraceMetadata& metadata,
+                            unsigned threads = 0);
 
     // Processes and tracks in display order: processes by sort index, tracks by theirs.
     const std::vector<Process>& processes() const { return processes_; }

@@ -1,6 +1,9 @@
 #include "pipeline/load_pipeline.h"
 
+#include <future>
+
 #include "base/file_system.h"
+#include "import/trace_formats.h"
 
 namespace stackline {
 
@@ -72,13 +75,43 @@ std::shared_ptr<const Trace> traceStage(const PipelineInput& input, LoadObserver
     return input.trace;
 }
 
+DisplayIndexes indexesStage(const PipelineInput& input, const Trace& trace, LoadObserver& observer) {
+    observer.throwIfCancelled();
+    DisplayIndexes ix = buildTraceIndexes(trace, input.load.threads);
+    observer.throwIfCancelled();
+    return ix;
+}
+
 LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer) {
     LoadedTrace out;
     out.trace = traceStage(input, observer);
-    out.kernelInfo = readKernelInfoStage(input, *out.trace, observer);
-    out.provenance = provenanceStage(input, *out.trace, out.kernelInfo.info, observer);
-    out.summary = summaryStage(*out.trace, out.provenance, observer);
-    out.trace->throwIfChanged();  // the processor read args from it
+    const Trace& trace = *out.trace;
+    // The display indexes need only the trace: they are built on one thread while the kernel
+    // information is read and the processor runs on the other (both spread over the cores when
+    // the other is done). Declared after out, the future is waited for before out goes, also
+    // when a stage throws.
+    std::future<DisplayIndexes> indexes;
+    if (input.displayIndexes)
+        indexes = std::async(std::launch::async,
+                             [&] { return indexesStage(input, trace, observer); });
+    out.kernelInfo = readKernelInfoStage(input, trace, observer);
+    out.provenance = provenanceStage(input, trace, out.kernelInfo.info, observer);
+    if (input.displayIndexes) {
+        observer.stageStarted(LoadStage::Indexes);
+        out.indexes = indexes.get();
+    }
+    // What needs both, side by side again.
+    std::future<Summary> summary = std::async(std::launch::async, [&] {
+        Summary s = summarize(trace, out.provenance);
+        if (input.hotspots) out.hotspots = computeHotspots(trace, out.provenance);
+        return s;
+    });
+    observer.stageStarted(LoadStage::Summary);
+    if (input.displayIndexes) addEagerStacks(out.indexes, trace, out.provenance);
+    out.summary = summary.get();
+    if (input.displayIndexes) out.summary.eagerStacks = out.indexes.eager.count();
+    observer.summaryDone(out.summary);
+    trace.throwIfChanged();  // the processor read args from it
     return out;
 }
 

@@ -1,6 +1,8 @@
-// The one way a trace becomes something to show or write: the trace is read (or a loaded one
-// reused), its kernel information given or found beside it is read, the provenance processor runs,
-// and the summary is made. stackline-cli and the viewer's background job both go through it.
+// The one way a trace becomes something to show or write, in one stage order: the trace is read
+// (or a loaded one reused), its kernel information given or found beside it is read, the
+// provenance processor runs, on request the display indexes are built (beside the processor: they
+// need only the trace) and the hotspots summed, and the summary is made. stackline-cli, the
+// viewer's load job and the Python module all go through it.
 // Each stage reports to a LoadObserver as soon as its result is there, the trace first, so that a
 // caller can show the trace before the rest is done.
 #pragma once
@@ -10,14 +12,17 @@
 #include <string>
 
 #include "annotate/provenance.h"
+#include "analysis/hotspots.h"
 #include "annotate/summary_report.h"
 #include "base/progress.h"
+#include "import/trace_format.h"
 #include "kernel_info/kernel_info.h"
+#include "pipeline/display_indexes.h"
 #include "model/trace.h"
 
 namespace stackline {
 
-enum class LoadStage : uint8_t { Trace, KernelInfo, Provenance, Summary };
+enum class LoadStage : uint8_t { Trace, KernelInfo, Provenance, Indexes, Summary };
 
 struct PipelineInput {
     std::string tracePath;
@@ -25,6 +30,8 @@ struct PipelineInput {
     bool requireKernelInfo = false;  // fail when none is given or found (annotating needs it)
     // Set to reprocess a trace already loaded (other kernel information) instead of reading it.
     std::shared_ptr<const Trace> trace;
+    bool displayIndexes = false;  // build LoadedTrace::indexes (and the summary's eager count)
+    bool hotspots = false;        // sum LoadedTrace::hotspots
     // The loader's threads (also the processor's), chunk size and nanoseconds; its progress is
     // the observer.
     LoadOptions load;
@@ -40,6 +47,8 @@ struct LoadedTrace {
     std::shared_ptr<const Trace> trace;
     LoadedKernelInfo kernelInfo;
     Provenance provenance;
+    DisplayIndexes indexes;  // when PipelineInput::displayIndexes
+    Hotspots hotspots;       // when PipelineInput::hotspots
     Summary summary;
 };
 
@@ -68,8 +77,10 @@ LoadedKernelInfo readKernelInfoStage(const PipelineInput& input, const Trace& tr
 Provenance provenanceStage(const PipelineInput& input, const Trace& trace,
                            const KernelInfo& kernelInfo, LoadObserver& observer);
 Summary summaryStage(const Trace& trace, const Provenance& provenance, LoadObserver& observer);
+// The display indexes' trace-only part, for a caller that runs it beside the other stages.
+DisplayIndexes indexesStage(const PipelineInput& input, const Trace& trace, LoadObserver& observer);
 
-// All four in order.
+// Every stage in order.
 LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer);
 
 }  // namespace stackline

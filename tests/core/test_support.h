@@ -23,6 +23,7 @@
 
 #include "annotate/exporter.h"
 #include "annotate/provenance.h"
+#include "import/trace_formats.h"
 #include "kernel_info/kernel_info.h"
 #include "model/trace.h"
 

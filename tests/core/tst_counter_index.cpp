@@ -2,6 +2,7 @@
 // [memory] totals per device, on a hand-made trace and on a real one.
 #include <QTest>
 
+#include "import/trace_formats.h"
 #include "model/counter_index.h"
 #include "model/trace.h"
 #include "model/track_index.h"
@@ -23,7 +24,7 @@ class TstCounterIndex : public QObject {
 private slots:
     void counterEventsBecomeOneSeriesPerNameAndKey() {
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata, 1);
         const CounterIndex ix = CounterIndex::build(trace, tracks);
         QCOMPARE(ix.series().size(), size_t(6));
 
@@ -56,7 +57,7 @@ private slots:
     // timeline's extent (the last is at 190 us, after every slice and instant).
     void counterOnlyPidsBecomeProcesses() {
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata, 1);
         const CounterIndex ix = CounterIndex::build(trace, tracks);
         const CounterSeries* cpu = named(ix, "CPU util percent");
         QVERIFY(cpu);
@@ -72,7 +73,7 @@ private slots:
     // "s": "g" and "s": "p" instants, by time; the "s" of args or inside a name counts for none.
     void globalAndProcessInstantsAreScoped() {
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata, 1);
         const auto& scoped = tracks.scopedInstants();
         QCOMPARE(scoped.size(), size_t(2));
         QCOMPARE(trace.events.nameOf(scoped[0].row), std::string_view("phase change"));
@@ -85,7 +86,7 @@ private slots:
 
     void memoryEventsBecomeAllocatedAndReservedPerDevice() {
         const Trace trace = loadTrace(STACKLINE_TEST_DATA "/counters/hta_counters.json");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata, 1);
         const CounterIndex ix = CounterIndex::build(trace, tracks);
         const CounterSeries* allocated = named(ix, "GPU 0 memory allocated");
         const CounterSeries* reserved = named(ix, "GPU 0 memory reserved");
@@ -112,7 +113,7 @@ private slots:
     void memorySeriesOfARealTrace() {
         const Trace trace = loadTrace(
             STACKLINE_TEST_DATA "/corpus/h100_gaunernst_bert-small-uncased__1016001/trace.json.gz");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata, 1);
         const CounterIndex ix = CounterIndex::build(trace, tracks);
         QCOMPARE(ix.series().size(), size_t(4));
         const CounterSeries* gpu = named(ix, "GPU 0 memory allocated");

@@ -26,7 +26,7 @@ struct Loaded {
 Loaded load(Trace trace) {
     Loaded l{std::move(trace), {}, {}, {}, {}};
     l.provenance = runProvenance(l.trace, KernelInfo());
-    l.tracks = TrackIndex::build(l.trace.events, l.trace.text());
+    l.tracks = TrackIndex::build(l.trace.events, l.trace.metadata);
     l.flows = FlowIndex::build(l.trace.events, l.tracks);
     l.eager = EagerStacks::build(l.trace, l.provenance, l.tracks, l.flows);
     return l;
@@ -127,7 +127,7 @@ private slots:
         QCOMPARE(frame.line, 3);
     }
     // The correlation ids and Sequence numbers the searches read, as a JSON DOM would give them.
-    void intArgReadsIntegerMembersOnly() {
+    void integerArgsReadIntegerMembersOnly() {
         const Trace t = traceFrom(R"({"traceEvents": [
             {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1,
              "args": {"x": {"Sequence number": 1}, "Sequence number": 7, "correlation": 2.0}},
@@ -138,15 +138,15 @@ private slots:
             {"ph": "X", "name": "d", "pid": 1, "tid": 1, "ts": 4, "dur": 1,
              "args": {"correlation": 1e3, "Sequence number": null}}]})");
         const std::string_view seq = kineto::kSequenceNumberArg, corr = kineto::kCorrelationArg;
-        QCOMPARE(intArg(t, 0, seq), std::optional<int64_t>(7));    // not the nested one
-        QCOMPARE(intArg(t, 0, corr), std::nullopt);                // a float
-        QCOMPARE(intArg(t, 1, seq), std::optional<int64_t>(-4));   // the last of a name
-        QCOMPARE(intArg(t, 1, corr), std::nullopt);                // a string
-        QCOMPARE(intArg(t, 2, seq), std::optional<int64_t>(9));    // an escaped key
-        QCOMPARE(intArg(t, 2, corr), std::optional<int64_t>(-1));  // unsigned, cast
-        QCOMPARE(intArg(t, 3, corr), std::nullopt);
-        QCOMPARE(intArg(t, 3, seq), std::nullopt);
-        QCOMPARE(intArg(t, 3, "absent"), std::nullopt);
+        QCOMPARE(t.args(0).integer(seq), std::optional<int64_t>(7));    // not the nested one
+        QCOMPARE(t.args(0).integer(corr), std::nullopt);                // a float
+        QCOMPARE(t.args(1).integer(seq), std::optional<int64_t>(-4));   // the last of a name
+        QCOMPARE(t.args(1).integer(corr), std::nullopt);                // a string
+        QCOMPARE(t.args(2).integer(seq), std::optional<int64_t>(9));    // an escaped key
+        QCOMPARE(t.args(2).integer(corr), std::optional<int64_t>(-1));  // unsigned, cast
+        QCOMPARE(t.args(3).integer(corr), std::nullopt);
+        QCOMPARE(t.args(3).integer(seq), std::nullopt);
+        QCOMPARE(t.args(3).integer("absent"), std::nullopt);
     }
 };
 

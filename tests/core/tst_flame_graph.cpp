@@ -128,7 +128,7 @@ private slots:
             {"ph": "X", "name": "mm", "pid": 1, "tid": 1, "ts": 20, "dur": 10},
             {"ph": "X", "name": "bwd", "pid": 1, "tid": 1, "ts": 60, "dur": 30},
             {"ph": "X", "name": "step", "pid": 1, "tid": 1, "ts": 100, "dur": 50}]})");
-        TrackIndex tracks = TrackIndex::build(t.events, t.text(), 1);
+        TrackIndex tracks = TrackIndex::build(t.events, t.metadata, 1);
         QCOMPARE(tracks.tracks().size(), std::size_t(1));
         FlameGraph g = cpuFlameGraph(t.events, tracks.tracks()[0]);
         QCOMPARE(QString::fromStdString(foldedStacks(g)),

@@ -45,7 +45,7 @@ void exercise(const QString& target, const QByteArray& input) {
             QString path = dir.filePath("regression.json");
             writeFile(path, input);  // a file: gzip inputs are inflated on the way
             Trace t = loadTrace(path.toStdString());
-            TrackIndex tracks = TrackIndex::build(t.events, t.text(), 1);
+            TrackIndex tracks = TrackIndex::build(t.events, t.metadata, 1);
             (void)FlowIndex::build(t.events, tracks);
         } else if (target == "annotate") {
             std::size_t sep = text.find("#KI#");

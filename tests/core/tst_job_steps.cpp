@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/job_steps.h"
+#include "pipeline/display_indexes.h"
 #include "test_support.h"
 
 using namespace stackline;
@@ -35,6 +36,16 @@ std::vector<const Trace*> pointers(const std::vector<Trace>& traces) {
     for (const Trace& t : traces) out.push_back(&t);
     return out;
 }
+
+// Each trace with its launch flows, as the viewer's documents hold them.
+struct Ranks {
+    explicit Ranks(const std::vector<Trace>& traces) {
+        for (const Trace& t : traces) indexes.push_back(buildTraceIndexes(t, 1));
+        for (size_t i = 0; i < traces.size(); ++i) ranks.push_back({&traces[i], &indexes[i].flows});
+    }
+    std::vector<DisplayIndexes> indexes;
+    std::vector<RankTrace> ranks;
+};
 
 // A rank's step as tools/job_steps_expected.py computes it from the JSON: durations and unions in
 // ns, kernels assigned to the step of the runtime call with the same args.correlation.
@@ -123,7 +134,7 @@ private slots:
     // and its step is the shortest.
     void paramRank7IsTheStraggler() {
         const std::vector<Trace> traces = loadFolder(kParam);
-        const JobSteps job = computeJobSteps(pointers(traces));
+        const JobSteps job = computeJobSteps(Ranks(traces).ranks);
         QCOMPARE(job.ranks.size(), std::size_t(8));
         QCOMPARE(job.steps.size(), std::size_t(1));
         const JobStep& step = job.steps[0];
@@ -157,7 +168,7 @@ private slots:
     void generatedJobEveryStep() {
         const std::vector<Trace> traces = loadFolder(kJob);
         QCOMPARE(traces.size(), std::size_t(4));
-        const JobSteps job = computeJobSteps(pointers(traces));
+        const JobSteps job = computeJobSteps(Ranks(traces).ranks);
         const nlohmann::json expected = jobExpected();
         QCOMPARE(job.steps.size(), expected["steps"].size());
         for (size_t i = 0; i < job.steps.size(); ++i) {

@@ -165,7 +165,7 @@ private slots:
 
     void launchConfigOfEveryTritonKernel() {
         const Trace trace = loadTrace(kData + "/corpus/torch_compile_triton_trace/trace.json.gz");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata);
         const FlowIndex flows = FlowIndex::build(trace.events, tracks);
         const json want = expected("torch_compile_triton_trace.launches.json");
         QVERIFY(!want.empty());
@@ -198,7 +198,7 @@ private slots:
    "dur": 3, "args": {"External id": 5, "correlation": 77, "registers per thread": 20,
    "shared memory": 0, "blocks per SM": 1.5, "warps per SM": 6.0,
    "est. achieved occupancy %": 80}}]})");
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata);
         const FlowIndex flows = FlowIndex::build(trace.events, tracks);
         const TritonLaunch l = tritonLaunchOf(trace, tracks, flows, 2);
         QCOMPARE(l.kernelKwargs, std::string("XBLOCK=256"));
@@ -219,7 +219,7 @@ private slots:
         QVERIFY(log.registryJson() == registry.registryJson());
         QVERIFY(exportToString(trace, runProvenance(trace, log)) ==
                 exportToString(trace, runProvenance(trace, registry)));
-        const TrackIndex tracks = TrackIndex::build(trace.events, trace.text());
+        const TrackIndex tracks = TrackIndex::build(trace.events, trace.metadata);
         const FlowIndex flows = FlowIndex::build(trace.events, tracks);
         std::size_t triton = 0;
         for (uint32_t r = 0; r < trace.events.size(); ++r) {

@@ -178,7 +178,7 @@ private slots:
         QFETCH(QString, cat);
         QFETCH(bool, launch);
         Trace t = traceFrom(withCategory(kFlowOfCategory, cat));
-        const TrackIndex tracks = TrackIndex::build(t.events, t.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(t.events, t.metadata, 1);
         const FlowIndex flows = FlowIndex::build(t.events, tracks);
         QCOMPARE(flows.links().size(), std::size_t(1));
         QCOMPARE(flows.links()[0].isLaunch(), launch);
@@ -198,7 +198,7 @@ private slots:
         QFETCH(bool, gpu);
         // Without metadata the device is known by what runs on it, and sorts after the CPU.
         Trace t = traceFrom(withCategory(kDeviceAndHost, cat));
-        const TrackIndex tracks = TrackIndex::build(t.events, t.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(t.events, t.metadata, 1);
         const auto& procs = tracks.processes();
         QCOMPARE(procs.size(), std::size_t(2));
         const Process& device = procs[gpu ? 1 : 0];
@@ -216,7 +216,7 @@ private slots:
             {"name": "process_sort_index", "ph": "M", "pid": 0, "tid": 0, "args": {"sort_index": 1}},
             {"name": "thread_name", "ph": "M", "pid": 0, "tid": 7, "args": {"name": " main stream "}},
             {"name": "process_sort_index", "ph": "M", "pid": 100, "tid": 0, "args": {"sort_index": 2}}]})J");
-        const TrackIndex tracks = TrackIndex::build(t.events, t.text(), 1);
+        const TrackIndex tracks = TrackIndex::build(t.events, t.metadata, 1);
         const auto& procs = tracks.processes();
         QCOMPARE(procs.size(), std::size_t(2));
         QCOMPARE(procs[0].name, std::string("python"));  // sort index 1 puts it first

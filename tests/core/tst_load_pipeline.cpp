@@ -33,7 +33,8 @@ struct Recorder : LoadObserver {
 
     void stageStarted(LoadStage s) override {
         const char* names[] = {"start trace", "start kernel info", "start provenance",
-                               "start summary"};
+                               "start indexes", "start summary"};
+        static_assert(std::size(names) == size_t(LoadStage::Summary) + 1);
         calls.push_back(names[int(s)]);
     }
     void progress(uint64_t done, uint64_t total) override {

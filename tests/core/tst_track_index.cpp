@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "import/trace_formats.h"
 #include "io/trace_bytes.h"
 #include "model/flow_index.h"
 #include "model/trace.h"
@@ -28,7 +29,7 @@ class TstTrackIndex : public QObject {
 private slots:
     void initTestCase() {
         trace_ = loadTrace(STACKLINE_VIEWER_DATA "/compiled_step.pt.trace.json");
-        tracks_ = TrackIndex::build(trace_.events, trace_.text(), 2);
+        tracks_ = TrackIndex::build(trace_.events, trace_.metadata, 2);
     }
 
     void tracksAreNamedAndOrderedByMetadata() {
@@ -98,7 +99,7 @@ private slots:
     void legacyStringTidsEqualInts() {
         // 2021 traces: the slice has tid "24572", its flow event the int 24572.
         Trace t = loadTrace(STACKLINE_TEST_DATA "/track_index/legacy_tids.json");
-        const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+        const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
         QCOMPARE(ix.tracks().size(), size_t(2));
         QCOMPARE(ix.trackOf(0), ix.trackOf(4));
         QCOMPARE(ix.levelOf(0), uint16_t(1));  // inside "op"
@@ -111,7 +112,7 @@ private slots:
     void flowsBindByPlaceNotFilePosition() {
         // Post-processed traces put all flows at the end, finish before start.
         Trace t = loadTrace(STACKLINE_TEST_DATA "/track_index/moved_flows.json");
-        const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+        const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
         const FlowIndex flows = FlowIndex::build(t.events, ix);
         QCOMPARE(flows.sourceOf(2), 0u);  // the deepest slice starting at ts, not aten::mm
         QCOMPARE(flows.links().size(), size_t(1));
@@ -120,7 +121,7 @@ private slots:
 
     void zeroLengthAndEqualStarts() {
         Trace t = loadTrace(STACKLINE_TEST_DATA "/track_index/zero_length.json");
-        const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+        const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
         QCOMPARE(ix.levelOf(0), uint16_t(0));
         QCOMPARE(ix.levelOf(2), uint16_t(1));
         QCOMPARE(ix.levelOf(3), uint16_t(0));
@@ -154,7 +155,7 @@ private slots:
                         "\", \"ts\": " + std::to_string(order[i].ts) +
                         ", \"dur\": " + std::to_string(order[i].dur) + "}";
             const Trace t = parseTrace(TraceBytes::fromString(json + "]}"), "order.json");
-            const TrackIndex ix = TrackIndex::build(t.events, t.text(), 1);
+            const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
             std::map<std::string, uint16_t> levels;
             for (uint32_t r = 0; r < t.events.size(); ++r)
                 levels[std::string(t.events.nameOf(r))] = ix.levelOf(r);

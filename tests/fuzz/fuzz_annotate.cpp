@@ -13,6 +13,7 @@
 #include "annotate/provenance.h"
 #include "annotate/summary_report.h"
 #include "fuzz_support.h"
+#include "import/trace_formats.h"
 #include "json/json_depth.h"
 #include "kernel_info/kernel_info.h"
 #include "model/trace.h"

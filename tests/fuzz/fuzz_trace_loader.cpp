@@ -14,6 +14,7 @@
 #include <string>
 
 #include "fuzz_support.h"
+#include "import/trace_formats.h"
 #include "json/json_depth.h"
 #include "model/flow_index.h"
 #include "model/trace.h"
@@ -70,7 +71,7 @@ void checkTable(const Trace& t) {
                 FUZZ_CHECK(it->second.begin >= e.begin && it->second.end <= e.end &&
                            !it->second.empty());
     }
-    TrackIndex tracks = TrackIndex::build(ev, t.text(), 1);
+    TrackIndex tracks = TrackIndex::build(ev, t.metadata, 1);
     FlowIndex flows = FlowIndex::build(ev, tracks);
     for (const Track& track : tracks.tracks()) {
         uint32_t id = uint32_t(&track - tracks.tracks().data());

@@ -415,9 +415,9 @@ void DetailsPanel::showStack(uint32_t row) {
 
 void DetailsPanel::showArgs(uint32_t row) {
     const ViewedTrace& doc = *doc_;
-    const Span span = doc.events().argsSpan(row);
-    args_->setVisible(!span.empty());
-    if (span.empty()) return;
+    const EventArgs eventArgs = doc.trace->args(row);
+    args_->setVisible(eventArgs.present());
+    if (!eventArgs.present()) return;
     // Args are read from the file only now: not from one rewritten since it was opened, whose
     // bytes at these offsets belong to another trace (and are checked again after reading).
     auto changed = [&] {
@@ -430,7 +430,7 @@ void DetailsPanel::showArgs(uint32_t row) {
         return !why.empty();
     };
     if (changed()) return;
-    const auto args = nlohmann::ordered_json::parse(doc.trace->slice(span), nullptr, false);
+    const nlohmann::ordered_json args = eventArgs.value();
     if (changed()) return;
     if (args.is_object()) {
         for (auto it = args.begin(); it != args.end(); ++it)

@@ -172,9 +172,9 @@ void StepsPanel::recompute() {
     summary_->setText(tr("Computing…"));
     // A scan of every trace: off the GUI thread; newer documents supersede this request.
     watcher_.setFuture(QtConcurrent::run([docs, generation = generation_]() -> Computed {
-        std::vector<const Trace*> traces;
-        for (const auto& d : docs) traces.push_back(d->trace.get());
-        return {generation, std::make_shared<const JobSteps>(computeJobSteps(traces))};
+        std::vector<RankTrace> ranks;
+        for (const auto& d : docs) ranks.push_back({d->trace.get(), &d->flows});
+        return {generation, std::make_shared<const JobSteps>(computeJobSteps(ranks))};
     }));
     emit stepsChanged();
 }

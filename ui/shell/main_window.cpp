@@ -528,7 +528,7 @@ bool MainWindow::showTab(const QString& name) {
 void MainWindow::chooseTrace() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Trace"), openDialogFolder(),
-        tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+        traceFileDialogFilter());
     if (!path.isEmpty()) openTraceInWindow(path);
 }
 
@@ -536,7 +536,7 @@ void MainWindow::chooseComparison() {
     if (!document()) return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Compare With: the New Run's Trace"), openDialogFolder(),
-        tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+        traceFileDialogFilter());
     if (!path.isEmpty()) compareWith(path);
 }
 

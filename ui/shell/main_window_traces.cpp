@@ -98,6 +98,6 @@ void MainWindow::chooseFolder() {
 void MainWindow::chooseAddedTrace() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Add Trace"), openDialogFolder(),
-        tr("PyTorch traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+        traceFileDialogFilter());
     if (!path.isEmpty()) addTrace(path);
 }

@@ -60,6 +60,7 @@ void BackgroundJob::Context::stageStarted(stackline::LoadStage s) {
         QT_TRANSLATE_NOOP("QObject", "Reading trace"),
         QT_TRANSLATE_NOOP("QObject", "Reading kernel information"),
         QT_TRANSLATE_NOOP("QObject", "Attaching Python stacks"),
+        QT_TRANSLATE_NOOP("QObject", "Building tracks"),
         QT_TRANSLATE_NOOP("QObject", "Counting kernels"),
     };
     static_assert(std::size(kStageNames) == size_t(stackline::LoadStage::Summary) + 1);

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <thread>
 
-#include "analysis/range_summary.h"
 #include "pipeline/load_pipeline.h"
 
 using namespace stackline;
@@ -19,40 +18,25 @@ std::shared_ptr<ViewedTrace> loadDocument(const LoadRequest& request,
     input.tracePath = request.tracePath.toStdString();
     input.kernelInfoPath = request.kernelInfoPath.toStdString();
     input.trace = request.trace;
-    const std::shared_ptr<const Trace> trace = traceStage(input, context);
+    input.displayIndexes = true;
+    input.hotspots = true;
+    LoadedTrace loaded = runLoadPipeline(input, context);
 
     auto doc = std::make_shared<ViewedTrace>();
-    doc->trace = trace;
-    doc->rank = rankInfoOf(*trace);
-    // The display indexes need only the trace: they are built on one thread while the provenance
-    // processor runs on the other (both spread over the cores when the other is done). Declared
-    // after doc, the future is waited for before doc goes, also when the processor throws.
-    std::future<void> indexes = std::async(std::launch::async, [&doc, &trace, &context] {
-        doc->tracks = TrackIndex::build(trace->events, trace->text());
-        doc->originNs = traceOriginNs(trace->events);
-        context.throwIfCancelled();
-        doc->counters = CounterIndex::build(*trace, doc->tracks);
-        doc->flows = FlowIndex::build(trace->events, doc->tracks);
-    });
-    LoadedKernelInfo kernelInfo = readKernelInfoStage(input, *trace, context);
-    doc->kernelInfo = std::move(kernelInfo.info);
-    doc->kernelInfoPath = QString::fromStdString(kernelInfo.path);
-    doc->kernelInfoFound = kernelInfo.found;
-    doc->provenance = provenanceStage(input, *trace, doc->kernelInfo, context);
-    context.setStage(QObject::tr("Building tracks"));
-    indexes.get();
-    context.throwIfCancelled();
-
-    // What needs both, side by side again.
-    std::future<void> sums = std::async(std::launch::async, [&doc, &trace, &context] {
-        doc->summary = summaryStage(*trace, doc->provenance, context);
-        doc->hotspots = computeHotspots(*trace, doc->provenance);
-        doc->styles = TrackStyles::build(trace->events, doc->provenance, doc->tracks);
-    });
-    doc->eager = EagerStacks::build(*trace, doc->provenance, doc->tracks, doc->flows);
-    sums.get();
-    doc->summary.eagerStacks = doc->eager.count();
-    trace->throwIfChanged();  // the processor read args from it
+    doc->trace = std::move(loaded.trace);
+    doc->rank = rankInfoOf(*doc->trace);
+    doc->kernelInfo = std::move(loaded.kernelInfo.info);
+    doc->kernelInfoPath = QString::fromStdString(loaded.kernelInfo.path);
+    doc->kernelInfoFound = loaded.kernelInfo.found;
+    doc->provenance = std::move(loaded.provenance);
+    doc->summary = std::move(loaded.summary);
+    doc->hotspots = std::move(loaded.hotspots);
+    doc->tracks = std::move(loaded.indexes.tracks);
+    doc->originNs = loaded.indexes.originNs;
+    doc->counters = std::move(loaded.indexes.counters);
+    doc->flows = std::move(loaded.indexes.flows);
+    doc->eager = std::move(loaded.indexes.eager);
+    doc->styles = TrackStyles::build(doc->trace->events, doc->provenance, doc->tracks);
     return doc;
 }
 

@@ -1,23 +1,47 @@
 #include "state/trace_set.h"
 
 #include <QDir>
+#include <QObject>
 #include <algorithm>
 #include <iterator>
 #include <set>
 
 #include "base/file_system.h"
+#include "import/trace_formats.h"
 
 using namespace stackline;
+
+namespace {
+
+QString patternList(const std::vector<std::string_view>& patterns) {
+    QStringList out;
+    for (std::string_view p : patterns) out << QString::fromUtf8(p.data(), qsizetype(p.size()));
+    return out.join(QLatin1Char(' '));
+}
+
+}  // namespace
 
 QStringList tracesInFolder(const QString& folder) {
     const QDir dir(folder);
     QStringList out;
-    for (const QString& name : dir.entryList(
-             {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name)) {
+    for (const QString& name :
+         dir.entryList(patternList(traceFilePatterns()).split(QLatin1Char(' ')), QDir::Files,
+                       QDir::Name)) {
         const QString path = dir.absoluteFilePath(name);
         if (!looksLikeKernelInfo(path.toStdString())) out << path;
     }
     return out;
+}
+
+QString traceFileDialogFilter() {
+    QStringList filters{QObject::tr("Traces (%1)").arg(patternList(traceFilePatterns()))};
+    if (traceFormats().size() > 1)
+        for (const TraceFormat& f : traceFormats())
+            filters << QStringLiteral("%1 (%2)")
+                           .arg(QString::fromUtf8(f.name.data(), qsizetype(f.name.size())),
+                                patternList(f.patterns));
+    filters << QObject::tr("All files (*)");
+    return filters.join(QStringLiteral(";;"));
 }
 
 void orderByRank(std::vector<std::shared_ptr<const ViewedTrace>>& docs) {

@@ -11,8 +11,10 @@
 #include "analysis/job_steps.h"
 #include "state/viewed_trace.h"
 
-// A folder's *.json and *.json.gz files that are not kernel information, by name.
+// A folder's files that match a trace format's patterns and are not kernel information, by name.
 QStringList tracesInFolder(const QString& folder);
+// The file dialog's filter for traces: every format's patterns at once, then each format's.
+QString traceFileDialogFilter();
 // By rank (traces without one after those with one, in the order given).
 void orderByRank(std::vector<std::shared_ptr<const ViewedTrace>>& docs);
 // Per document, its offset on the axis for this alignment; the first document's is 0, so that

@@ -3,15 +3,19 @@
 // the chunk before it really ends there (otherwise that part is rescanned in order).
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <atomic>
 #include <exception>
 #include <memory>
 #include <optional>
 #include <thread>
 
+#include "import/kineto_json/kineto_json_loader.h"
+
 #include "import/kineto_json/event_scanner.h"
+#include "import/kineto_json/kineto_args_reader.h"
+#include "import/kineto_json/kineto_metadata_reader.h"
 #include "json/json_cursor.h"
-#include "model/trace.h"
 
 namespace stackline {
 namespace {
@@ -19,6 +23,45 @@ namespace {
 using detail::EventScanner;
 using detail::isZeroNumber;
 using json::Cursor;
+
+// An integer member value at c (anything else is skipped and gives nullopt).
+std::optional<int64_t> readInteger(Cursor& c) {
+    const char first = *c.p;
+    if (first != '-' && (first < '0' || first > '9')) {
+        c.skipValue();
+        return std::nullopt;
+    }
+    const std::string_view number = c.readNumber();
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+    if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
+    return v;
+}
+
+// The distributedInfo object's rank and world_size (repeated keys: the last one counts, as in
+// Python; a repeated distributedInfo updates what it names).
+void readDistributedInfo(Cursor& c, TraceMetadata& metadata) {
+    if (*c.p != '{') {
+        c.skipValue();
+        return;
+    }
+    ++c.p;
+    c.skipSpace();
+    if (*c.p == '}') {
+        ++c.p;
+        return;
+    }
+    do {
+        const std::string key = json::decodeString(c.readKey());
+        if (key == "rank") {
+            if (auto v = readInteger(c)) metadata.rank = *v;
+        } else if (key == "world_size") {
+            if (auto v = readInteger(c)) metadata.worldSize = *v;
+        } else {
+            c.skipValue();
+        }
+    } while (c.nextMember('}'));
+}
 
 // The position of an event that likely starts at or after from: a '{' preceded by ',' and '}'.
 const char* guessEventStart(const char* from, const char* end) {
@@ -89,7 +132,7 @@ public:
     Loader(const TraceBytes& bytes, const LoadOptions& options)
         : bytes_(bytes), options_(options) {}
 
-    void run(EventTable& events, TraceInfo& info) {
+    void run(EventTable& events, TraceInfo& info, TraceMetadata& metadata) {
         std::string_view text = bytes_.text();
         const char* base = text.data();
         const char* end = base + text.size();
@@ -120,6 +163,10 @@ public:
                     events = EventTable();  // a repeated key replaces the earlier value
                     scanEvents(c, events);
                     sawEvents = true;
+                } else if (key == "distributedInfo") {
+                    readDistributedInfo(c, metadata);
+                } else if (key == "baseTimeNanoseconds") {
+                    metadata.baseTimeNs = readInteger(c);
                 } else if (key == "uid_assigned") {
                     const char* b = c.p;
                     char first = *c.p;
@@ -292,23 +339,21 @@ private:
 
 }  // namespace
 
-Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& options) {
+Trace readKinetoJson(TraceBytes bytes, const std::string& name, const LoadOptions& options) {
     Trace trace;
     trace.path = name;
     trace.bytes = std::move(bytes);
     try {
-        Loader(trace.bytes, options).run(trace.events, trace.info);
+        Loader(trace.bytes, options).run(trace.events, trace.info, trace.metadata);
     } catch (const json::SyntaxError& e) {
         auto [line, column] = json::lineColumn(trace.bytes.text(), e.offset);
         throw InputError(name + ": line " + std::to_string(line) + ", column " +
                          std::to_string(column) + " (byte " + std::to_string(e.offset) +
                          "): " + e.what());
     }
+    trace.argsReader = kinetoArgsReader();
+    readKinetoMetadata(trace);
     return trace;
-}
-
-Trace loadTrace(const std::string& path, const LoadOptions& options) {
-    return parseTrace(TraceBytes::open(path), path, options);
 }
 
 }  // namespace stackline
