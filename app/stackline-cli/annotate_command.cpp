@@ -77,11 +77,22 @@ int annotate(const Args& a) {
 
     // Meanwhile, on another core: the summary and report are made, then the columns the export
     // does not read are freed, rather than at exit (docs/performance.md#teardown).
+    // Why the kernel information gave nothing, where that is known, once per message (the notes
+    // of loading were printed as they came); rendered here, while the names are there.
     Summary s;
     std::string report;
+    std::vector<std::string> notes;
     std::jthread aside([&] {  // joined on every way out
         s = summaryStage(trace, p, observer);
         if (!a.report.empty()) report = dumpJson(reportJson(trace, p), 1) + "\n";
+        std::vector<Diagnostic> said;
+        for (const Diagnostic& d : p.diagnostics)
+            if (d.kind == DiagnosticKind::NoCompiledRegion &&
+                std::none_of(said.begin(), said.end(),
+                             [&](const Diagnostic& e) { return e.sameText(d); })) {
+                said.push_back(d);
+                notes.push_back(p.diagnostics.message(d, trace.events));
+            }
         EventTable::ProcessingColumns freed = trace.events.takeProcessingColumns();
     });
     PhaseTimer t2;
@@ -98,15 +109,7 @@ int annotate(const Args& a) {
     std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
               << s.kernels << " GPU kernels carry a stack, " << s.unresolvedKernels
               << " unresolved; " << p.diagnostics.size() << " diagnostics\n";
-    // Why the kernel information gave nothing, where that is known, once per message (the notes
-    // of loading were printed as they came).
-    std::vector<std::string_view> said;
-    for (const Diagnostic& d : p.diagnostics)
-        if (d.kind == DiagnosticKind::NoCompiledRegion &&
-            std::find(said.begin(), said.end(), d.message) == said.end()) {
-            said.push_back(d.message);
-            std::cerr << "note: " << d.message << "\n";
-        }
+    for (const std::string& note : notes) std::cerr << "note: " << note << "\n";
     if (a.timings) {
         char line[256];
         std::snprintf(line, sizeof line, "timings: load=%.3f process=%.3f export=%.3f\n", load.wall,

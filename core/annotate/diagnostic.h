@@ -1,12 +1,18 @@
 // What the processor has to say about a trace: the reference's own warning, Stackline's warnings,
 // and errors where the reference would have raised (Stackline skips that part and goes on).
+// A diagnostic is stored as data (16 bytes: its message, the event it is about and the message's
+// arguments), not as text: a trace can hold hundreds of thousands of them, each naming a kernel
+// of up to thousands of characters. The text is rendered when it is shown or written.
 #pragma once
 
 #include <cstdint>
 #include <iterator>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "base/string_pool.h"
 #include "model/event_table.h"
 
 namespace stackline {
@@ -121,15 +127,98 @@ constexpr std::string_view diagnosticKindName(DiagnosticKind kind) {
     return diagnosticKindInfo(kind).name;
 }
 
+// Which message a diagnostic says, and so its kind. Each reads the fields named after it: NAME a
+// string id (of the trace's strings, or of the run's own texts for "text"), EVENT a row named by
+// the message ("event N"), COUNT a number of kernels. A message reads nothing else, so two
+// diagnostics whose message, name and number are equal say the same text.
+enum class DiagnosticMessage : uint8_t {
+    KernelInfoNote,           // kernel_info_source: text
+    NoRegionNoTriton,         // no_compiled_region
+    NoRegionGraphReplay,      // no_compiled_region: NAME (of the launch), COUNT
+    NoRegionUnlaunched,       // no_compiled_region: COUNT
+    NoRegionLaunched,         // no_compiled_region: COUNT
+    UnrecognizedKernel,       // unrecognized_kernel: NAME (of the kernel)
+    RegionWithoutKernelInfo,  // region_without_kernel_info: EVENT (the region), NAME (looked up)
+    ForwardRegionNotFound,    // forward_region_not_found: EVENT
+    NotAnObject,              // malformed_event: EVENT; left as it is
+    KernelNotAnObject,        // malformed_event: EVENT
+    CatIsContainer,           // malformed_event: EVENT
+    NameIsContainer,          // malformed_event: EVENT
+    CpuOpNameNotString,       // malformed_event: EVENT
+    NameIsNumber,             // malformed_event: EVENT
+    UidMissing,               // missing_uid: EVENT
+    TsMissing,                // missing_ts: EVENT
+    TsNotNumber,              // bad_ts: EVENT
+    DurNotNumber,             // bad_dur: EVENT
+    RegionTidMissing,         // missing_tid: EVENT
+    TidIsContainer,           // bad_tid: EVENT
+    ArgsNotObject,            // bad_args: EVENT
+    KernelArgsNotObject,      // bad_args: EVENT
+    StackArgsNotObject,       // bad_args: EVENT
+    FlowIdMissing,            // bad_flow: EVENT
+    FlowIdRejected,           // bad_flow: EVENT
+    ExternalIdIsContainer,    // bad_external_id: EVENT
+    BackwardWithoutFlow,      // backward_without_flow: EVENT
+    GraphKeyRaises,           // bad_graph_key: text (the key)
+    KernelInfoUnreadable,     // bad_kernel_info: text (what the registry said)
+    KernelNameMissing,        // missing_name: EVENT
+    KernelNameNotString,      // bad_name: EVENT
+    NameNotString,            // bad_name: EVENT (an extern region)
+};
+
+DiagnosticKind diagnosticKindOf(DiagnosticMessage message);
+
 struct Diagnostic {
     using Severity = stackline::Severity;
     DiagnosticKind kind = DiagnosticKind::KernelInfoSource;
+    DiagnosticMessage message = DiagnosticMessage::KernelInfoNote;
     uint32_t row = kNoRow;  // the event's index in traceEvents (its uid)
-    std::string name;       // the event's (or kernel's) name
-    std::string message;
+    uint32_t name = 0;      // the message's string id, 0 when it reads none
+    uint32_t number = 0;    // the message's event or count, 0 when it reads none
+
+    Diagnostic() = default;
+    Diagnostic(DiagnosticMessage m, uint32_t row, uint32_t name = 0, uint32_t number = 0)
+        : kind(diagnosticKindOf(m)), message(m), row(row), name(name), number(number) {}
 
     Severity severity() const { return diagnosticKindInfo(kind).severity; }
     std::string_view kindName() const { return diagnosticKindName(kind); }
+    // Equal for two diagnostics exactly when their texts are equal.
+    bool sameText(const Diagnostic& o) const {
+        return message == o.message && name == o.name && number == o.number;
+    }
+};
+static_assert(sizeof(Diagnostic) == 16);
+
+// The diagnostics of a run, in the order they were reported, and the few texts they cannot find
+// in the trace (notes on the kernel information, graph keys, what the registry said).
+class Diagnostics {
+public:
+    void add(const Diagnostic& d) { records_.push_back(d); }
+    // Puts ds ahead of the diagnostics so far.
+    void prepend(std::span<const Diagnostic> ds) {
+        records_.insert(records_.begin(), ds.begin(), ds.end());
+    }
+    // The id of a text for DiagnosticMessage's "text" (equal texts, equal ids).
+    uint32_t text(std::string_view s) { return texts_.intern(s); }
+
+    std::size_t size() const { return records_.size(); }
+    bool empty() const { return records_.empty(); }
+    const Diagnostic& operator[](std::size_t i) const { return records_[i]; }
+    std::vector<Diagnostic>::const_iterator begin() const { return records_.begin(); }
+    std::vector<Diagnostic>::const_iterator end() const { return records_.end(); }
+    std::span<const Diagnostic> records() const { return records_; }
+    // Memory held: the records' and the texts' bytes (what a diagnostic costs, for tests).
+    std::size_t bytes() const;
+
+    // The message, as the reference logs it or Stackline words it; events is the run's table.
+    std::string message(const Diagnostic& d, const EventTable& events) const;
+    // What the diagnostic is about, by name: the event's name (a region's as looked up), "" for
+    // none.
+    std::string_view name(const Diagnostic& d, const EventTable& events) const;
+
+private:
+    std::vector<Diagnostic> records_;
+    StringPool texts_;
 };
 
 }  // namespace stackline

@@ -1,11 +1,12 @@
 // The diagnostics of a run grouped for reading: by kind, then by message, then by event. The
 // reference logs some warnings once per path that reaches a kernel (so twice for most), and a
-// big trace has tens of thousands of them; grouped, they are a few lines with counts. Built once
-// per run; the report keeps every occurrence.
+// big trace has hundreds of thousands of them; grouped, they are a few lines with counts. Built
+// once per run from the records alone (equal fields, equal text), without rendering a message.
 #pragma once
 
 #include <cstdint>
-#include <string_view>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "annotate/diagnostic.h"
@@ -39,6 +40,14 @@ struct DiagnosticGroups {
     const Position* find(uint32_t row) const;
 };
 
-DiagnosticGroups groupDiagnostics(const std::vector<Diagnostic>& diagnostics);
+DiagnosticGroups groupDiagnostics(std::span<const Diagnostic> diagnostics);
+
+// The diagnostics' distinct messages (Diagnostic::sameText), numbered in first-report order: for
+// each diagnostic, the number of its message.
+struct MessageNumbers {
+    std::vector<uint32_t> of;     // per diagnostic
+    std::vector<uint32_t> first;  // per message: its first diagnostic
+};
+MessageNumbers numberMessages(std::span<const Diagnostic> diagnostics);
 
 }  // namespace stackline

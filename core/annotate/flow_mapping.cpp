@@ -41,13 +41,9 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
             if (prev == kNone) continue;
             const EventTable::Kinds& k = events.kinds[row];
             if (k.flowId == FlowIdStatus::Missing) {
-                errors.emplace_back(
-                    row, ProcessError{DiagnosticKind::BadFlow,
-                                      eventLabel(row) + " is a flow event without \"id\""});
+                errors.emplace_back(row, ProcessError{DiagnosticMessage::FlowIdMissing, row});
             } else if (k.flowId == FlowIdStatus::Invalid) {
-                errors.emplace_back(
-                    row, ProcessError{DiagnosticKind::BadFlow,
-                                      eventLabel(row) + " has a flow \"id\" that int() rejects"});
+                errors.emplace_back(row, ProcessError{DiagnosticMessage::FlowIdRejected, row});
             } else {
                 __int128 id = k.flowId == FlowIdStatus::Big ? events.bigFlowId.at(row)
                                                             : events.flowIds.at(row, 0, nextId);

@@ -2,7 +2,6 @@
 
 #include <map>
 #include <optional>
-#include <string>
 #include <unordered_map>
 
 #include "model/event_args.h"
@@ -11,19 +10,6 @@
 #include "model/kineto.h"
 
 namespace stackline {
-
-namespace {
-
-std::string kernels(std::size_t n) {
-    return std::to_string(n) + (n == 1 ? " Triton kernel" : " Triton kernels");
-}
-
-constexpr std::string_view kWithoutGraphs =
-    "profile without CUDA graphs (torch.compile without mode=\"reduce-overhead\"; vLLM with "
-    "enforce_eager=True) so that the kernels run inside compiled regions, or with_stack=True to "
-    "see at least where the graph was replayed.";
-
-}  // namespace
 
 std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const KernelInfo& kernelInfo) {
     const EventTable& t = trace.events;
@@ -45,20 +31,12 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
         }
     }
 
+    using M = DiagnosticMessage;
     std::vector<Diagnostic> out;
     if (triton.empty()) {
-        out.push_back({DiagnosticKind::NoCompiledRegion,
-                       kNoRow,
-                       {},
-                       "The trace has neither a compiled region (no \"" +
-                           std::string(kineto::kCompiledRegion) +
-                           "\" event) nor a Triton kernel, so the kernel information cannot "
-                           "apply: check that it is the profile of the compiled model."});
+        out.emplace_back(M::NoRegionNoTriton, kNoRow);
         return out;
     }
-    const std::string noRegion = "the trace has no compiled region (no \"" +
-                                 std::string(kineto::kCompiledRegion) +
-                                 "\" event), so the kernel information cannot apply";
     std::map<uint32_t, std::size_t> replayed;  // graph launch row -> Triton kernels it replays
     std::vector<uint32_t> unlaunched, launched;
     for (uint32_t row : triton) {
@@ -72,26 +50,12 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
         else
             launched.push_back(row);
     }
-    for (auto [launch, count] : replayed)
-        out.push_back({DiagnosticKind::NoCompiledRegion, launch, std::string(t.nameOf(launch)),
-                       std::string(t.nameOf(launch)) + " replays " + kernels(count) +
-                           " captured in a CUDA/HIP graph, and " + noRegion +
-                           " to them: " + std::string(kWithoutGraphs)});
+    for (auto [launch, count] : replayed)  // a graph launch's name is a string
+        out.emplace_back(M::NoRegionGraphReplay, launch, t.name[launch], uint32_t(count));
     if (!unlaunched.empty())
-        out.push_back({DiagnosticKind::NoCompiledRegion, unlaunched.front(),
-                       std::string(t.nameOf(unlaunched.front())),
-                       kernels(unlaunched.size()) + (unlaunched.size() == 1 ? " has" : " have") +
-                           " no launch in the trace (as after an untraced CUDA/HIP graph "
-                           "replay), and " +
-                           noRegion + " to them: " + std::string(kWithoutGraphs)});
+        out.emplace_back(M::NoRegionUnlaunched, unlaunched.front(), 0, uint32_t(unlaunched.size()));
     if (!launched.empty())
-        out.push_back(
-            {DiagnosticKind::NoCompiledRegion, launched.front(),
-             std::string(t.nameOf(launched.front())),
-             kernels(launched.size()) + (launched.size() == 1 ? " is" : " are") +
-                 " launched one by one, and " + noRegion +
-                 " to them: profile the call of the torch.compile'd function itself (compiled "
-                 "code called directly, as AOTInductor's, records no region)."});
+        out.emplace_back(M::NoRegionLaunched, launched.front(), 0, uint32_t(launched.size()));
     return out;
 }
 

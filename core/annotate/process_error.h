@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -12,16 +11,12 @@
 namespace stackline {
 
 struct ProcessError {
-    DiagnosticKind kind;
-    std::string message;
+    DiagnosticMessage message;
+    uint32_t event;  // the event the message names ("event N"), not always the one reported at
 };
 
 // Faults met away from the reporting (on another thread, or in a step of its own), as (row,
 // error), reported afterwards in order.
 using ProcessErrors = std::vector<std::pair<uint32_t, ProcessError>>;
-
-inline std::string eventLabel(uint32_t row) {
-    return "event " + std::to_string(row);
-}
 
 }  // namespace stackline

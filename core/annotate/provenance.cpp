@@ -76,34 +76,28 @@ private:
     uint32_t key(uint32_t row) const { return uids_.key(row); }
     uint32_t rowOf(uint32_t key) const { return uids_.rowOf(key); }
 
-    void error(uint32_t row, DiagnosticKind kind, std::string message) {
+    // name and number: the message's arguments (DiagnosticMessage).
+    void error(uint32_t row, DiagnosticMessage message, uint32_t name, uint32_t number) {
         if (discover_) return;
+        const Diagnostic d(message, row, name, number);
         // One error per event and kind: a region is also an op of the covered categories, and a
         // kernel is found both by External id and by flow, so one fault would be met twice.
         // (bad_graph_key is about a key, reported at the region: one per key.)
-        if (row != kNoRow && kind != DiagnosticKind::BadGraphKey &&
-            !reported_.emplace(row, kind).second)
+        if (row != kNoRow && d.kind != DiagnosticKind::BadGraphKey &&
+            !reported_.emplace(row, d.kind).second)
             return;
-        Diagnostic d;
-        d.kind = kind;
-        d.row = row;
-        if (row != kNoRow) d.name = std::string(t_.nameOf(row));
-        d.message = std::move(message);
-        out_.diagnostics.push_back(std::move(d));
+        out_.diagnostics.add(d);
     }
-    void warning(uint32_t row, DiagnosticKind kind, std::string name, std::string message) {
+    void warning(uint32_t row, DiagnosticMessage message, uint32_t name, uint32_t number) {
         if (discover_) return;
-        out_.diagnostics.push_back({kind, row, std::move(name), std::move(message)});
+        out_.diagnostics.add(Diagnostic(message, row, name, number));
     }
-    void fail(uint32_t row, const ProcessError& e) { error(row, e.kind, e.message); }
+    void fail(uint32_t row, const ProcessError& e) { error(row, e.message, 0, e.event); }
 
     // _assign_uniq_id_to_event
     void assignUids() {
         for (uint32_t row : uids_.assign(t_, trace_.info.uidAssignedTruthy))
-            error(row, DiagnosticKind::MissingUid,
-                  eventLabel(row) +
-                      " has no usable \"uid\" although the trace has uid_assigned; it is given "
-                      "one of its own");
+            fail(row, {DiagnosticMessage::UidMissing, row});
     }
 
     // The loop of add_to_chrome_trace that sorts events into flow, real, compiled and extern.
@@ -145,22 +139,18 @@ private:
         for (uint32_t row = 0; row < n; ++row) {
             const EventTable::Kinds& k = t_.kinds[row];
             if (k.event != ValueKind::Object) {
-                if (!uids_.fromTrace())
-                    error(row, DiagnosticKind::MalformedEvent,
-                          eventLabel(row) + " is not a JSON object; it is left as it is");
+                if (!uids_.fromTrace()) fail(row, {DiagnosticMessage::NotAnObject, row});
                 continue;
             }
             bool container = k.name == ValueKind::Array || k.name == ValueKind::Object;
             uint8_t name = nameFlags(row), cat = catFlags(row);
             bool flow = name & kFlowName;
             if (!flow && !container && (k.cat == ValueKind::Array || k.cat == ValueKind::Object)) {
-                error(row, DiagnosticKind::MalformedEvent,
-                      eventLabel(row) + " has a list or object as \"cat\"");
+                fail(row, {DiagnosticMessage::CatIsContainer, row});
                 continue;
             }
             if (container) {
-                error(row, DiagnosticKind::MalformedEvent,
-                      eventLabel(row) + " has a list or object as \"name\"");
+                fail(row, {DiagnosticMessage::NameIsContainer, row});
                 continue;
             }
             flow = flow || (cat & kFlowName);
@@ -171,13 +161,11 @@ private:
             }
             bool nameIsString = k.name == ValueKind::String || k.name == ValueKind::Absent;
             if ((cat & kRegionCat) && !nameIsString) {
-                error(row, DiagnosticKind::MalformedEvent,
-                      eventLabel(row) + " is a cpu_op whose name is not a string");
+                fail(row, {DiagnosticMessage::CpuOpNameNotString, row});
                 continue;
             }
             if (k.name == ValueKind::TruthyScalar) {
-                error(row, DiagnosticKind::MalformedEvent,
-                      eventLabel(row) + " has a number as \"name\"");
+                fail(row, {DiagnosticMessage::NameIsNumber, row});
                 continue;
             }
             isReal_[row] = 1;
@@ -189,15 +177,12 @@ private:
     // _EventItem(event); region says whether a failure is the region's or a covered event's.
     Interval interval(uint32_t row) const {
         PyNum ts = t_.ts(row), dur = t_.dur(row);
-        if (ts.kind == PyNum::Kind::Missing)
-            throw ProcessError{DiagnosticKind::MissingTs, eventLabel(row) + " has no \"ts\""};
+        if (ts.kind == PyNum::Kind::Missing) throw ProcessError{DiagnosticMessage::TsMissing, row};
         if (ts.kind == PyNum::Kind::Invalid)
-            throw ProcessError{DiagnosticKind::BadTs,
-                               eventLabel(row) + " has a \"ts\" that is not a number"};
+            throw ProcessError{DiagnosticMessage::TsNotNumber, row};
         if (dur.kind == PyNum::Kind::Missing) dur = PyNum::integer(0);
         if (dur.kind == PyNum::Kind::Invalid)
-            throw ProcessError{DiagnosticKind::BadDur,
-                               eventLabel(row) + " has a \"dur\" that is not a number"};
+            throw ProcessError{DiagnosticMessage::DurNotNumber, row};
         return {ts, pyAdd(ts, dur), row};
     }
 
@@ -234,11 +219,9 @@ private:
         for (uint32_t row : regions) {
             try {
                 if (t_.tid[row] == kNoKey)
-                    throw ProcessError{DiagnosticKind::MissingTid,
-                                       eventLabel(row) + " (a region) has no \"tid\""};
+                    throw ProcessError{DiagnosticMessage::RegionTidMissing, row};
                 if (t_.tid[row] == kUnhashable)
-                    throw ProcessError{DiagnosticKind::BadTid,
-                                       eventLabel(row) + " has a list or object as \"tid\""};
+                    throw ProcessError{DiagnosticMessage::TidIsContainer, row};
                 ThreadRegions& thread = search.threadRegions(t_.tid[row]);
                 thread.add(interval(row));
             } catch (const ProcessError& e) {
@@ -255,12 +238,9 @@ private:
             try {
                 if (t_.kinds[row].callFrom == CallFrom::Yes) continue;
                 if (t_.kinds[row].callFrom == CallFrom::Raises)
-                    throw ProcessError{DiagnosticKind::BadArgs,
-                                       eventLabel(row) + " has \"args\" that is not an object"};
+                    throw ProcessError{DiagnosticMessage::ArgsNotObject, row};
                 KeyId tid = tidKey(row);
-                if (tid == kUnhashable)
-                    throw ProcessError{DiagnosticKind::BadTid,
-                                       eventLabel(row) + " has a list or object as \"tid\""};
+                if (tid == kUnhashable) throw ProcessError{DiagnosticMessage::TidIsContainer, row};
                 ThreadRegions* thread = search.find(tid);
                 if (!thread) continue;
                 double start, end;
@@ -320,17 +300,14 @@ private:
             if (!isReal_[row] || !(catFlags(row) & kKernel)) continue;
             ValueKind args = t_.kinds[row].args;
             if (args != ValueKind::Absent && args != ValueKind::Object) {
-                errors.emplace_back(row, ProcessError{DiagnosticKind::BadArgs,
-                                                      eventLabel(row) + " (a kernel) has \"args\" "
-                                                                        "that is not an object"});
+                errors.emplace_back(row, ProcessError{DiagnosticMessage::KernelArgsNotObject, row});
                 continue;
             }
             KeyId ext = t_.externalId[row];
             if (ext == kNoKey) continue;
             if (ext == kUnhashable) {
-                errors.emplace_back(row, ProcessError{DiagnosticKind::BadExternalId,
-                                                      eventLabel(row) + " has a list or object "
-                                                                        "as \"External id\""});
+                errors.emplace_back(row,
+                                    ProcessError{DiagnosticMessage::ExternalIdIsContainer, row});
                 continue;
             }
             found.push_back({ext, key(row)});
@@ -356,10 +333,7 @@ private:
     // backward region's fwdbwd source.
     uint32_t relatedRegion(uint32_t regionRow) {
         uint32_t src = flows_.srcOf(key(regionRow));
-        if (src == kNone)
-            throw ProcessError{DiagnosticKind::BackwardWithoutFlow,
-                               eventLabel(regionRow) + " (" + std::string(t_.nameOf(regionRow)) +
-                                   ") is a backward region with no incoming fwdbwd flow"};
+        if (src == kNone) throw ProcessError{DiagnosticMessage::BackwardWithoutFlow, regionRow};
         Interval source = interval(rowOf(src));
         long idx =
             std::lower_bound(regionStarts_.begin(), regionStarts_.end(), source.start, pyLess) -
@@ -381,19 +355,17 @@ private:
         uint32_t opRow = rowOf(opKey);
         ValueKind args = t_.kinds[opRow].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
-            throw ProcessError{DiagnosticKind::BadArgs,
-                               eventLabel(opRow) + " has \"args\" that is not an object"};
+            throw ProcessError{DiagnosticMessage::ArgsNotObject, opRow};
         KeyId ext = t_.externalId[opRow];
         if (ext == kNoKey) return;
-        if (ext == kUnhashable)
-            throw ProcessError{DiagnosticKind::BadExternalId,
-                               eventLabel(opRow) + " has a list or object as \"External id\""};
+        if (ext == kUnhashable) throw ProcessError{DiagnosticMessage::ExternalIdIsContainer, opRow};
         for (uint32_t kernel : kernelsByExternalId_[ext]) f(rowOf(kernel));
     }
 
     void processRegion(const CoveredGroup& group) {
         uint32_t regionRow = rowOf(group.regionKey);
         std::string name(t_.nameOf(regionRow));
+        uint32_t nameId = t_.name[regionRow];  // a compiled region's name is a string
         bool needBw = name.find(reference::kBackwardMark) != std::string::npos;
         if (needBw) {
             uint32_t forward;
@@ -404,12 +376,11 @@ private:
                 return;
             }
             if (forward == kNone) {
-                warning(regionRow, DiagnosticKind::ForwardRegionNotFound, name,
-                        "Backward region " + eventLabel(regionRow) +
-                            " is skipped: no compiled region strictly contains its forward source");
+                warning(regionRow, DiagnosticMessage::ForwardRegionNotFound, 0, regionRow);
                 return;
             }
             name = std::string(t_.nameOf(forward));
+            nameId = t_.name[forward];
         }
         std::string fwKey = pyGraphKey(name, false);
         const std::vector<std::string>& bwKeys = info_.backwardKeys(name);
@@ -417,17 +388,13 @@ private:
         if (!raisingKeysReported_ && !info_.contains(bwKeys[0]) && !info_.raisingKeys().empty()) {
             raisingKeysReported_ = true;
             for (const std::string& k : info_.raisingKeys())
-                error(regionRow, DiagnosticKind::BadGraphKey,
-                      "graph key " + k +
-                          " makes the reference's ast.literal_eval raise; it is ignored");
+                error(regionRow, DiagnosticMessage::GraphKeyRaises, out_.diagnostics.text(k), 0);
         }
         bool known = discover_ || info_.contains(fwKey) ||
                      std::any_of(bwKeys.begin(), bwKeys.end(),
                                  [&](const std::string& k) { return info_.contains(k); });
         if (!known) {
-            warning(regionRow, DiagnosticKind::RegionWithoutKernelInfo, name,
-                    "Compiled region " + eventLabel(regionRow) + " (" + name +
-                        ") has no kernel information under " + fwKey);
+            warning(regionRow, DiagnosticMessage::RegionWithoutKernelInfo, nameId, regionRow);
             return;
         }
         uint32_t slot =
@@ -443,7 +410,8 @@ private:
                     } catch (const ProcessError& e) {
                         fail(kernel, e);
                     } catch (const RegistryError& e) {
-                        error(kernel, DiagnosticKind::BadKernelInfo, e.what());
+                        error(kernel, DiagnosticMessage::KernelInfoUnreadable,
+                              out_.diagnostics.text(e.what()), 0);
                     }
                 });
             } catch (const ProcessError& e) {
@@ -455,9 +423,7 @@ private:
     void setStack(uint32_t row, const OrderedJson& stack) {
         ValueKind args = t_.kinds[row].args;
         if (args != ValueKind::Absent && args != ValueKind::Object)
-            throw ProcessError{DiagnosticKind::BadArgs, eventLabel(row) +
-                                                            " has \"args\" that is not an object; "
-                                                            "its stack cannot be added"};
+            throw ProcessError{DiagnosticMessage::StackArgsNotObject, row};
         auto [it, inserted] = stackIds_.try_emplace(&stack, 0);
         if (inserted) it->second = out_.stacks.intern(stack.dump());
         out_.stack[row] = it->second;
@@ -486,14 +452,11 @@ private:
     void processKernel(uint32_t row, uint32_t op, const RegionKeys& region) {
         const EventTable::Kinds& k = t_.kinds[row];
         if (k.event != ValueKind::Object)
-            throw ProcessError{DiagnosticKind::MalformedEvent,
-                               eventLabel(row) + " is not a JSON object"};
+            throw ProcessError{DiagnosticMessage::KernelNotAnObject, row};
         if (k.name == ValueKind::Absent)
-            throw ProcessError{DiagnosticKind::MissingName,
-                               eventLabel(row) + " (a kernel) has no \"name\""};
+            throw ProcessError{DiagnosticMessage::KernelNameMissing, row};
         if (k.name != ValueKind::String)
-            throw ProcessError{DiagnosticKind::BadName,
-                               eventLabel(row) + " (a kernel) has a name that is not a string"};
+            throw ProcessError{DiagnosticMessage::KernelNameNotString, row};
         std::string_view name = t_.nameOf(row);
         const StackLookup::Kernel& l = lookup_.kernel(region, t_.name[row], name);
         bool assigned = false, warn = false;
@@ -502,8 +465,7 @@ private:
                 uint32_t externRow = rowOf(externCovered_[group].regionKey);
                 const EventTable::Kinds& ek = t_.kinds[externRow];
                 if (ek.name != ValueKind::String && ek.name != ValueKind::Absent)
-                    throw ProcessError{DiagnosticKind::BadName,
-                                       eventLabel(externRow) + " has a name that is not a string"};
+                    throw ProcessError{DiagnosticMessage::NameNotString, externRow};
                 uint32_t nameId = ek.name == ValueKind::String ? t_.name[externRow] : 0;
                 assigned = assign(row, lookup_.externStack(region, nameId, t_.strings.at(nameId)),
                                   region, nameId, true);
@@ -514,11 +476,7 @@ private:
             warn = !l.triton;
             assigned = assign(row, l.stack, region, l.triton ? t_.name[row] : kNone);
         }
-        if (!assigned && warn)
-            warning(row, DiagnosticKind::UnrecognizedKernel, std::string(name),
-                    "Kernel " + std::string(name) +
-                        " cannot be recognized as a custom kernel or triton kernel. Please try "
-                        "profile with stack=True.");
+        if (!assigned && warn) warning(row, DiagnosticMessage::UnrecognizedKernel, t_.name[row], 0);
     }
 
     void finish() {
@@ -561,21 +519,19 @@ private:
 // to a trace without compiled regions: Stackline's warnings, ahead of the processor's own; none
 // for a registry file applied to a trace with regions, so the reference's warnings stay as they
 // are.
-static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo) {
+static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo,
+                                               Diagnostics& diagnostics) {
     std::vector<Diagnostic> notes;
     for (const std::string& note : kernelInfo.notes())
-        notes.push_back({DiagnosticKind::KernelInfoSource, kNoRow, {}, note});
-    for (Diagnostic& d : noCompiledRegionWarnings(trace, kernelInfo)) notes.push_back(std::move(d));
+        notes.emplace_back(DiagnosticMessage::KernelInfoNote, kNoRow, diagnostics.text(note));
+    for (const Diagnostic& d : noCompiledRegionWarnings(trace, kernelInfo)) notes.push_back(d);
     return notes;
 }
 
 Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads) {
     Provenance p;
     Processor(trace, kernelInfo, p, threads).run();
-    std::vector<Diagnostic> notes = kernelInfoNotes(trace, kernelInfo);
-    if (!notes.empty())
-        p.diagnostics.insert(p.diagnostics.begin(), std::make_move_iterator(notes.begin()),
-                             std::make_move_iterator(notes.end()));
+    p.diagnostics.prepend(kernelInfoNotes(trace, kernelInfo, p.diagnostics));
     return p;
 }
 

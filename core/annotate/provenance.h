@@ -31,7 +31,7 @@ struct Provenance {
     std::vector<uint8_t> reached;  // per row: 1 where the processor reached it from a region
     StackPool stacks;
     StackOrigins origins;  // how each row's stack was obtained
-    std::vector<Diagnostic> diagnostics;
+    Diagnostics diagnostics;
 
     uint32_t annotatedCount = 0;  // events whose output args carry "stack"
     uint32_t writtenCount = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "annotate/diagnostic_groups.h"
 #include "model/event_categories.h"
 #include "model/kineto.h"
 
@@ -35,15 +36,22 @@ OrderedJson reportJson(const Trace& trace, const Provenance& p) {
         if (p.status(t, row) == KernelStatus::Unresolved)
             unresolved.push_back(
                 {{"uid", row}, {"name", t.nameOf(row)}, {"ts", timestamp(t, row)}});
-    for (const Diagnostic& d : p.diagnostics) {
-        OrderedJson uid = d.row == kNoRow ? OrderedJson(nullptr) : OrderedJson(d.row);
-        std::string kind(d.kindName());
-        if (d.severity() == Severity::Warning)
-            warnings.push_back(
-                {{"kind", kind}, {"kernel", d.name}, {"uid", uid}, {"message", d.message}});
-        else
-            errors.push_back(
-                {{"kind", kind}, {"uid", uid}, {"name", d.name}, {"message", d.message}});
+    // One entry per distinct message, in first-report order, with the uid of each occurrence.
+    const std::span<const Diagnostic> diags = p.diagnostics.records();
+    const MessageNumbers numbers = numberMessages(diags);
+    std::vector<std::vector<uint32_t>> rowsOf(numbers.first.size());
+    for (std::size_t i = 0; i < diags.size(); ++i) rowsOf[numbers.of[i]].push_back(diags[i].row);
+    for (std::size_t m = 0; m < numbers.first.size(); ++m) {
+        const Diagnostic& d = diags[numbers.first[m]];
+        OrderedJson uids = OrderedJson::array();
+        for (uint32_t row : rowsOf[m])
+            uids.push_back(row == kNoRow ? OrderedJson(nullptr) : OrderedJson(row));
+        std::vector<uint32_t>().swap(rowsOf[m]);
+        (d.severity() == Severity::Warning ? warnings : errors)
+            .push_back({{"kind", d.kindName()},
+                        {"message", p.diagnostics.message(d, t)},
+                        {"count", uids.size()},
+                        {"uids", std::move(uids)}});
     }
     return {{"annotated_kernels", p.annotatedCount},
             {"unresolved_kernels", std::move(unresolved)},
@@ -85,15 +93,21 @@ Summary summarize(const Trace& trace, const Provenance& p) {
         if (st == KernelStatus::Unresolved) ++s.unresolvedKernels;
     }
     s.tracks = tracks.size();
+    std::vector<uint64_t> byKind(std::size(kDiagnosticKinds));
+    std::vector<Diagnostic> notes;
     for (const Diagnostic& d : p.diagnostics) {
-        ++s.diagnostics[std::string(d.kindName())];
+        ++byKind[std::size_t(d.kind)];
         const bool note = d.kind == DiagnosticKind::KernelInfoSource ||
                           d.kind == DiagnosticKind::NoCompiledRegion;
         // Each graph replay of a decode loop says the same: once is enough here.
-        if (note && std::find(s.kernelInfoNotes.begin(), s.kernelInfoNotes.end(), d.message) ==
-                        s.kernelInfoNotes.end())
-            s.kernelInfoNotes.push_back(d.message);
+        if (note && std::none_of(notes.begin(), notes.end(),
+                                 [&](const Diagnostic& n) { return n.sameText(d); })) {
+            notes.push_back(d);
+            s.kernelInfoNotes.push_back(p.diagnostics.message(d, t));
+        }
     }
+    for (std::size_t k = 0; k < byKind.size(); ++k)
+        if (byKind[k]) s.diagnostics[std::string(kDiagnosticKinds[k].name)] = byKind[k];
     return s;
 }
 

@@ -14,8 +14,10 @@
 
 namespace stackline {
 
-// {"annotated_kernels", "unresolved_kernels": [{uid, name, ts}], "warnings": [{kind, kernel, uid,
-// message}], "errors": [{kind, uid, name, message}]}
+// {"annotated_kernels", "unresolved_kernels": [{uid, name, ts}], "warnings": [{kind, message,
+// count, uids}], "errors": [the same]}: one entry per distinct message, in first-report order,
+// with the uid of each occurrence in order (null for one about no event). Its size goes with the
+// distinct messages plus one number per occurrence, whatever the messages' length.
 OrderedJson reportJson(const Trace& trace, const Provenance& provenance);
 
 struct Summary {

@@ -99,13 +99,15 @@ private slots:
         for (std::size_t i = 0; i < p.diagnostics.size(); ++i) {
             QCOMPARE(split.diagnostics[i].kind, p.diagnostics[i].kind);
             QCOMPARE(split.diagnostics[i].row, p.diagnostics[i].row);
-            QCOMPARE(split.diagnostics[i].message, p.diagnostics[i].message);
+            QCOMPARE(split.diagnostics.message(split.diagnostics[i], trace.events),
+                     p.diagnostics.message(p.diagnostics[i], trace.events));
         }
 
         std::vector<std::string> warnings;
         bool errors = false;
         for (const Diagnostic& diag : p.diagnostics) {
-            if (diag.kind == DiagnosticKind::UnrecognizedKernel) warnings.push_back(diag.message);
+            if (diag.kind == DiagnosticKind::UnrecognizedKernel)
+                warnings.push_back(p.diagnostics.message(diag, trace.events));
             errors = errors || diag.severity() == Severity::Error;
         }
         if (result["status"] == "ok") {

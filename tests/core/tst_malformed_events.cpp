@@ -42,13 +42,13 @@ QByteArray region(const QByteArray& fields) {
     return R"({"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 1/0")" + fields + "}";
 }
 
-// "kind@uid" for each report entry, in order.
+// "kind@uid" for each occurrence of each report entry (a message and its uids), in order.
 QStringList kinds(const json& list) {
     QStringList out;
     for (const json& d : list)
-        out << QString::fromStdString(d["kind"].get<std::string>()) + "@" +
-                   (d["uid"].is_null() ? QStringLiteral("-")
-                                       : QString::number(d["uid"].get<int>()));
+        for (const json& uid : d["uids"])
+            out << QString::fromStdString(d["kind"].get<std::string>()) + "@" +
+                       (uid.is_null() ? QStringLiteral("-") : QString::number(uid.get<int>()));
     return out;
 }
 

@@ -37,11 +37,25 @@ std::vector<std::string> graphReplay() {
             slice("kernel", "void at::native::copy", 40, R"({"correlation": 77})", 0)};
 }
 
-std::vector<Diagnostic> warningsOf(const Provenance& p) {
-    std::vector<Diagnostic> out;
+// A no_compiled_region warning as it reads.
+struct Warning {
+    uint32_t row;
+    std::string name, message;
+    Severity kindSeverity;
+    Severity severity() const { return kindSeverity; }
+};
+
+// The no_compiled_region warnings of p, a run over t.
+std::vector<Warning> warningsOf(const Trace& t, const Provenance& p) {
+    std::vector<Warning> out;
     for (const Diagnostic& d : p.diagnostics)
-        if (d.kind == DiagnosticKind::NoCompiledRegion) out.push_back(d);
+        if (d.kind == DiagnosticKind::NoCompiledRegion)
+            out.push_back({d.row, std::string(p.diagnostics.name(d, t.events)),
+                           p.diagnostics.message(d, t.events), d.severity()});
     return out;
+}
+std::vector<Warning> warningsOf(const std::string& text, const Provenance& p) {
+    return warningsOf(traceFrom(text), p);
 }
 
 }  // namespace
@@ -53,7 +67,7 @@ private slots:
         const std::string text = trace(graphReplay());
         Provenance p;
         const nlohmann::json out = annotate(text, kInfo, &p);
-        const auto w = warningsOf(p);
+        const auto w = warningsOf(text, p);
         QCOMPARE(w.size(), std::size_t(1));
         QCOMPARE(w[0].row, 0u);  // the hipGraphLaunch
         QCOMPARE(w[0].name, std::string("hipGraphLaunch"));
@@ -75,7 +89,7 @@ private slots:
         const OrderedJson report = reportJson(t, p);
         QCOMPARE(report["warnings"].size(), std::size_t(1));
         QVERIFY(report["warnings"][0]["kind"] == "no_compiled_region");
-        QVERIFY(report["warnings"][0]["uid"] == 0);
+        QVERIFY(report["warnings"][0]["uids"] == OrderedJson::array({0}));
     }
 
     // Each replay of a decode loop is reported at its launch; the summary says it once.
@@ -89,11 +103,11 @@ private slots:
             slice("kernel", "triton_red_fused_sum_1", 70, R"({"correlation": 78})", 0));
         Provenance p;
         annotate(trace(events), kInfo, &p);
-        const auto w = warningsOf(p);
+        const auto w = warningsOf(trace(events), p);
         QCOMPARE(w.size(), std::size_t(2));
         QCOMPARE(w[1].row, 4u);
         QVERIFY(w[1].message.find("replays 2 Triton kernels") != std::string::npos);
-        const DiagnosticGroups g = groupDiagnostics(p.diagnostics);
+        const DiagnosticGroups g = groupDiagnostics(p.diagnostics.records());
         QCOMPARE(g.kinds.size(), std::size_t(1));
         QCOMPARE(g.kinds[0].messages.size(), std::size_t(2));  // the launches' names differ
         QCOMPARE(summarize(traceFrom(trace(events)), p).kernelInfoNotes.size(), std::size_t(2));
@@ -103,12 +117,13 @@ private slots:
     // by one (an op's External id): each said, at its first kernel.
     void kernelsWithoutGraphReplay() {
         Provenance p;
-        annotate(trace({slice("kernel", "triton_poi_fused_add_0", 20, R"({"correlation": 5})", 0),
-                        slice("cpu_op", "aten::add", 25, R"({"External id": 9})"),
-                        slice("kernel", "triton_red_fused_sum_1", 30, R"({"External id": 9})", 0),
-                        slice("kernel", "triton_red_fused_sum_1", 40, R"({"External id": 9})", 0)}),
-                 kInfo, &p);
-        const auto w = warningsOf(p);
+        const std::string text =
+            trace({slice("kernel", "triton_poi_fused_add_0", 20, R"({"correlation": 5})", 0),
+                   slice("cpu_op", "aten::add", 25, R"({"External id": 9})"),
+                   slice("kernel", "triton_red_fused_sum_1", 30, R"({"External id": 9})", 0),
+                   slice("kernel", "triton_red_fused_sum_1", 40, R"({"External id": 9})", 0)});
+        annotate(text, kInfo, &p);
+        const auto w = warningsOf(text, p);
         QCOMPARE(w.size(), std::size_t(2));
         QCOMPARE(w[0].row, 0u);
         QVERIFY2(w[0].message.starts_with("1 Triton kernel has no launch in the trace (as after "
@@ -122,8 +137,9 @@ private slots:
 
     void traceWithoutTritonKernels() {
         Provenance p;
-        annotate(trace({slice("kernel", "volta_sgemm", 20, "{}", 0)}), kInfo, &p);
-        const auto w = warningsOf(p);
+        const std::string text = trace({slice("kernel", "volta_sgemm", 20, "{}", 0)});
+        annotate(text, kInfo, &p);
+        const auto w = warningsOf(text, p);
         QCOMPARE(w.size(), std::size_t(1));
         QCOMPARE(w[0].row, kNoRow);
         QVERIFY2(w[0].message.starts_with("The trace has neither a compiled region (no "
@@ -137,14 +153,14 @@ private slots:
         events.push_back(slice("cpu_op", "Torch-Compiled Region: 0/0", 100));
         Provenance p;
         annotate(trace(events), kInfo, &p);
-        QVERIFY(warningsOf(p).empty());
+        QVERIFY(warningsOf(trace(events), p).empty());
         Provenance none;
         annotate(trace(graphReplay()), "{}", &none);
         QVERIFY(none.diagnostics.empty());
         // CompiledFunctionBackward is a region too (the reference's rule).
         events.back() = slice("cpu_op", "CompiledFunctionBackward", 100);
         annotate(trace(events), kInfo, &p);
-        QVERIFY(warningsOf(p).empty());
+        QVERIFY(warningsOf(trace(events), p).empty());
     }
 
     // The real case: vLLM decode on MI300X, 48 Triton kernels replayed by one hipGraphLaunch.
@@ -153,7 +169,7 @@ private slots:
             std::string(STACKLINE_TEST_DATA) + "/corpus/vllm_decode_full_graph_execution/";
         const Trace t = loadTrace(dir + "trace.json.gz");
         const Provenance p = runProvenance(t, KernelInfo::load(dir + "kernel_info.json"));
-        const auto w = warningsOf(p);
+        const auto w = warningsOf(t, p);
         QCOMPARE(w.size(), std::size_t(1));
         QCOMPARE(w[0].name, std::string("hipGraphLaunch"));
         QVERIFY2(w[0].message.starts_with("hipGraphLaunch replays 48 Triton kernels"),

@@ -153,11 +153,12 @@ private slots:
         std::string info = R"J({"('Torch-Compiled Region: 0/0', False)": {
             "cublas_gemm": ["a"], "triton_x": ["b"]}})J";
         Provenance p;
-        json out = annotate(join(cat({kRegion}, launch(10, "cublas_gemm", 5))), info, &p);
+        const std::string trace = join(cat({kRegion}, launch(10, "cublas_gemm", 5)));
+        json out = annotate(trace, info, &p);
         QVERIFY(!out["traceEvents"][3]["args"].contains("stack"));
         QCOMPARE(p.diagnostics.size(), std::size_t(1));
         QCOMPARE(p.diagnostics[0].kind, DiagnosticKind::UnrecognizedKernel);
-        QCOMPARE(p.diagnostics[0].message,
+        QCOMPARE(p.diagnostics.message(p.diagnostics[0], traceFrom(trace).events),
                  std::string("Kernel cublas_gemm cannot be recognized as a custom kernel or triton "
                              "kernel. Please try profile with stack=True."));
     }

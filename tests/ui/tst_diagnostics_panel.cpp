@@ -1,8 +1,8 @@
 // The Diagnostics tab as a person reads it: warnings grouped by kind and message with counts, a
 // warning the reference logs twice for a kernel shown once with count 2, expandable to the events
-// (activating one selects it), what each kind means in words; and, on a trace whose Triton
-// kernels a graph replay launched outside any compiled region, why kernel information cannot
-// apply.
+// (activating one selects it; the selected event's details say it once), what each kind means in
+// words; and, on a trace whose Triton kernels a graph replay launched outside any compiled region,
+// why kernel information cannot apply.
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -12,6 +12,7 @@
 #include <QTextBrowser>
 #include <QTreeView>
 
+#include "panels/details_panel.h"
 #include "panels/diagnostics_panel.h"
 #include "state/viewer_state.h"
 #include "viewer_test_support.h"
@@ -137,6 +138,12 @@ private slots:
         QCOMPARE(doc.provenance.diagnostics[size_t(marked)].row, otherKernel);
         QVERIFY(panel->view()->isExpanded(
             static_cast<QSortFilterProxyModel*>(panel->view()->model())->mapFromSource(other)));
+        // The details say it too, once though it was logged twice.
+        const QString links = window_->details()->linksText();
+        QVERIFY2(links.contains(QStringLiteral("Warning (unrecognized_kernel): Kernel other_kernel "
+                                               "cannot be recognized")),
+                 qPrintable(links));
+        QCOMPARE(links.count(QStringLiteral("unrecognized_kernel")), 1);
         window_->state()->select(kNoRow);
         QCOMPARE(panel->markedDiagnostic(), -1);
 

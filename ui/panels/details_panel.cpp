@@ -9,10 +9,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
-#include <QSet>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "analysis/eager_stacks.h"
@@ -200,9 +200,11 @@ void DetailsPanel::setDocument(std::shared_ptr<const ViewedTrace> doc) {
     doc_ = std::move(doc);
     diagnosticsOf_.clear();
     if (doc_) {
-        const auto& diags = doc_->provenance.diagnostics;
-        for (size_t i = 0; i < diags.size(); ++i)
-            if (diags[i].row != kNoRow) diagnosticsOf_.emplace(diags[i].row, i);
+        const Diagnostics& diags = doc_->provenance.diagnostics;
+        for (uint32_t i = 0; i < diags.size(); ++i)
+            if (diags[i].row != kNoRow) diagnosticsOf_.push_back(i);
+        std::stable_sort(diagnosticsOf_.begin(), diagnosticsOf_.end(),
+                         [&](uint32_t a, uint32_t b) { return diags[a].row < diags[b].row; });
     }
     setEvent(kNoRow);
 }
@@ -302,20 +304,27 @@ void DetailsPanel::showLinks(uint32_t row) {
     const uint32_t region = doc.compiledRegionFor(row);
     if (region != kNoRow && region != row)
         lines << tr("Compiled region: %1").arg(link(doc, region));
-    auto [b, e] = diagnosticsOf_.equal_range(row);
-    QSet<QString> shown;  // the processor can report one thing twice (as the reference does)
-    for (auto it = b; it != e; ++it) {
-        const Diagnostic& d = doc.provenance.diagnostics[it->second];
-        const QString key = QString::fromStdString(std::string(d.kindName()) + '\n' + d.message);
-        if (shown.contains(key)) continue;
-        shown.insert(key);
+    const Diagnostics& diags = doc.provenance.diagnostics;
+    const auto b = std::lower_bound(diagnosticsOf_.begin(), diagnosticsOf_.end(), row,
+                                    [&](uint32_t i, uint32_t r) { return diags[i].row < r; });
+    const auto e = std::upper_bound(b, diagnosticsOf_.end(), row,
+                                    [&](uint32_t r, uint32_t i) { return r < diags[i].row; });
+    // The processor can report one thing twice (as the reference does): once here. The latest
+    // first, as this panel has always listed them.
+    std::vector<Diagnostic> shown;
+    for (auto it = e; it != b;) {
+        const Diagnostic& d = diags[*--it];
+        if (std::any_of(shown.begin(), shown.end(),
+                        [&](const Diagnostic& s) { return s.sameText(d); }))
+            continue;
+        shown.push_back(d);
         lines << QStringLiteral("<span style=\"color:%1\">%2 (%3): %4</span>")
                      .arg(uiColor(d.severity() == Severity::Error ? UiColor::Error
                                                                   : UiColor::Warning)
                               .name(),
                           d.severity() == Severity::Error ? tr("Error") : tr("Warning"),
                           QString::fromUtf8(d.kindName().data(), qsizetype(d.kindName().size())),
-                          elideMiddle(QString::fromStdString(d.message), kMessageChars)
+                          elideMiddle(QString::fromStdString(diags.message(d, ev)), kMessageChars)
                               .toHtmlEscaped());
     }
     links_->setText(lines.join(QStringLiteral("<br>")));

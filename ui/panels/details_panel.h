@@ -7,7 +7,6 @@
 #include <QList>
 #include <QWidget>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "state/stack_frames.h"
@@ -58,7 +57,7 @@ private:
     std::shared_ptr<const ViewedTrace> doc_;
     uint32_t row_;
     QList<StackFrame> frames_;
-    std::unordered_multimap<uint32_t, size_t> diagnosticsOf_;  // row -> diagnostic index
+    std::vector<uint32_t> diagnosticsOf_;  // indexes of the diagnostics about an event, by row
     ElidedLabel* title_;
     QAction* copyName_;
     QLabel* category_;

@@ -43,7 +43,7 @@ QString kindHtml(DiagnosticKind kind) {
 void DiagnosticsModel::setDocument(std::shared_ptr<const ViewedTrace> doc) {
     beginResetModel();
     doc_ = std::move(doc);
-    groups_ = doc_ ? groupDiagnostics(doc_->provenance.diagnostics) : DiagnosticGroups();
+    groups_ = doc_ ? groupDiagnostics(doc_->provenance.diagnostics.records()) : DiagnosticGroups();
     endResetModel();
 }
 
@@ -116,11 +116,13 @@ QString DiagnosticsModel::text(const Place& at) const {
     if (at.message < 0)
         return severityText(diagnosticKindInfo(kind.kind).severity) + QStringLiteral(": ") +
                fromView(diagnosticKindName(kind.kind));
-    const auto& diags = doc_->provenance.diagnostics;
+    const Diagnostics& diags = doc_->provenance.diagnostics;
     const auto& message = kind.messages[size_t(at.message)];
-    if (at.event < 0) return QString::fromStdString(diags[message.diagnostic].message);
+    if (at.event < 0)
+        return QString::fromStdString(diags.message(diags[message.diagnostic], doc_->events()));
     const Diagnostic& d = diags[message.events[size_t(at.event)].diagnostic];
-    return d.name.empty() ? doc_->name(d.row) : QString::fromStdString(d.name);
+    const std::string_view name = diags.name(d, doc_->events());
+    return name.empty() ? doc_->name(d.row) : fromView(name);
 }
 
 QString DiagnosticsModel::toolTip(const Place& at) const {
@@ -300,9 +302,10 @@ void DiagnosticsPanel::explain(const QModelIndex& index) {
         html = QStringLiteral("<p>%1</p>").arg(kindHtml(model_->kindAt(index)));
         const int d = model_->diagnosticAt(index);
         if (d >= 0) {
-            const Diagnostic& diag = doc->provenance.diagnostics[size_t(d)];
+            const Diagnostics& diags = doc->provenance.diagnostics;
             html += QStringLiteral("<p>%1</p>")
-                        .arg(QString::fromStdString(diag.message).toHtmlEscaped());
+                        .arg(QString::fromStdString(diags.message(diags[size_t(d)], doc->events()))
+                                 .toHtmlEscaped());
             const uint32_t event = model_->eventAt(index);
             if (event != kNoRow)
                 html += QStringLiteral("<p>") +
@@ -311,13 +314,14 @@ void DiagnosticsPanel::explain(const QModelIndex& index) {
         }
     } else if (doc) {
         // Nothing chosen: what each kind in this run means, and its message when it has one.
+        const Diagnostics& diags = doc->provenance.diagnostics;
         for (const auto& kind : model_->groups().kinds) {
             html += QStringLiteral("<p>%1</p>").arg(kindHtml(kind.kind));
             if (kind.messages.size() == 1)
                 html +=
                     QStringLiteral("<blockquote>%1</blockquote>")
                         .arg(QString::fromStdString(
-                                 doc->provenance.diagnostics[kind.messages[0].diagnostic].message)
+                                 diags.message(diags[kind.messages[0].diagnostic], doc->events()))
                                  .toHtmlEscaped());
         }
         if (html.isEmpty()) html = tr("No diagnostics: the processor had nothing to say.");

@@ -1,8 +1,9 @@
 // The processor's warnings and errors, grouped for reading: kind → message (with its count) → the
-// events it is about. The reference logs some warnings twice per kernel and a big trace has tens
-// of thousands; grouped (once per document, in core) they are a few lines. Below the tree, what
-// each kind means and what to do, and the whole text of the current message. Activating an event
-// selects it; the first diagnostic about the selected event is marked.
+// events it is about. The reference logs some warnings twice per kernel and a big trace has
+// hundreds of thousands; grouped (once per document, in core, from the records) they are a few
+// lines, and only the rows shown render their text. Below the tree, what each kind means and what
+// to do, and the whole text of the current message. Activating an event selects it; the first
+// diagnostic about the selected event is marked.
 #pragma once
 
 #include <QAbstractItemModel>

@@ -488,9 +488,10 @@ void MainWindow::warnIfKernelInfoMatchesNothing() {
     if (regions == 0 && !noRegion) return;
     tabs_->setCurrentWidget(diagnostics_);
     if (noRegion) {
-        showMessageBox(QMessageBox::Warning, QStringLiteral("warningBox"),
-                       tr("Kernel information cannot apply"),
-                       QString::fromStdString(noRegion->message));
+        showMessageBox(
+            QMessageBox::Warning, QStringLiteral("warningBox"),
+            tr("Kernel information cannot apply"),
+            QString::fromStdString(doc->provenance.diagnostics.message(*noRegion, doc->events())));
         return;
     }
     const QString trace = QFileInfo(doc->tracePath()).fileName();
