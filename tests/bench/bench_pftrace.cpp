@@ -7,6 +7,8 @@
 // time on that trace (loadTrace with and without the nanosecond columns, as the viewer and
 // `annotate` load). The input's bytes are mapped (a .gz is inflated first, as the loader does)
 // and read once before timing, so that the page cache does not favour either.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,13 +28,33 @@ namespace {
 using namespace stackline;
 using Clock = std::chrono::steady_clock;
 
-template <class Reader>
-double decodeOnce(std::string_view bytes, pftrace::PftraceTable& table) {
-    table = pftrace::PftraceTable();
+// CPU seconds of this process so far (the JSON loader's threads included).
+double cpuSeconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// Wall and CPU seconds of one run.
+struct Run {
+    double wall = 0, cpu = 0;
+};
+template <class F>
+Run timed(F&& f) {
+    const double c0 = cpuSeconds();
     const auto t0 = Clock::now();
-    pftrace::PacketDecoder<Reader> decoder(table, "bench");
-    decoder.decodeStream(bytes);
-    return std::chrono::duration<double>(Clock::now() - t0).count();
+    f();
+    return {std::chrono::duration<double>(Clock::now() - t0).count(), cpuSeconds() - c0};
+}
+
+template <class Reader>
+Run decodeOnce(std::string_view bytes, pftrace::PftraceTable& table) {
+    table = pftrace::PftraceTable();
+    return timed([&] {
+        pftrace::PacketDecoder<Reader> decoder(table, "bench");
+        decoder.decodeStream(bytes);
+    });
 }
 
 bool sameTable(const pftrace::PftraceTable& a, const pftrace::PftraceTable& b) {
@@ -43,10 +65,15 @@ bool sameTable(const pftrace::PftraceTable& a, const pftrace::PftraceTable& b) {
            a.stats.packets == b.stats.packets && a.counters.value == b.counters.value;
 }
 
-double best(const std::vector<double>& v) {
-    double b = v.empty() ? 0 : v[0];
-    for (double x : v) b = std::min(b, x);
+double best(const std::vector<Run>& v, double Run::*field) {
+    double b = v.empty() ? 0 : v[0].*field;
+    for (const Run& x : v) b = std::min(b, x.*field);
     return b;
+}
+double medianOf(const std::vector<Run>& v, double Run::*field) {
+    std::vector<double> x;
+    for (const Run& r : v) x.push_back(r.*field);
+    return bench::median(x);
 }
 
 uint64_t tableBytes(const pftrace::PftraceTable& t) {
@@ -88,11 +115,12 @@ int main(int argc, char** argv) {
                     double(text.size()) / 1e6, bytes.wasCompressed() ? ", inflated from gzip" : "",
                     (unsigned long long)sum);
 
-        std::vector<double> pz, hand, jsonNs, jsonPlain;
+        std::vector<Run> pz, hand, jsonNs, jsonPlain;
         pftrace::PftraceTable a, b;
-        for (int r = 0; r < runs; ++r) {
+        for (int r = 0; r < runs; ++r) {  // taking turns, the order swapped every run
+            if (r % 2) hand.push_back(decodeOnce<bench::HandWireReader>(text, b));
             pz.push_back(decodeOnce<pftrace::WireReader>(text, a));
-            hand.push_back(decodeOnce<bench::HandWireReader>(text, b));
+            if (!(r % 2)) hand.push_back(decodeOnce<bench::HandWireReader>(text, b));
         }
         if (!sameTable(a, b)) {
             std::fprintf(stderr, "bench_pftrace: the two readers decoded different tables\n");
@@ -102,16 +130,10 @@ int main(int argc, char** argv) {
         uint64_t jsonEvents = 0;
         if (!json.empty()) {
             for (int r = 0; r < runs; ++r) {
-                LoadOptions withNs;
-                auto t0 = Clock::now();
-                const Trace t = loadTrace(json, withNs);
-                jsonNs.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-                jsonEvents = t.events.size();
+                jsonNs.push_back(timed([&] { jsonEvents = loadTrace(json).events.size(); }));
                 LoadOptions plain;
                 plain.nanoseconds = false;
-                t0 = Clock::now();
-                const Trace u = loadTrace(json, plain);
-                jsonPlain.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+                jsonPlain.push_back(timed([&] { loadTrace(json, plain); }));
             }
         }
         std::printf(
@@ -119,24 +141,29 @@ int main(int argc, char** argv) {
             "table %.1f bytes per packet\n",
             packets, a.events.size(), a.stages.size(), a.counters.size(), a.tracks.size(),
             double(tableBytes(a)) / packets);
-        auto line = [&](const char* what, const std::vector<double>& t, double mb) {
-            const double bt = best(t), md = bench::median(t);
-            std::printf("%-28s best %.3f s  median %.3f s  %6.1f ns/packet  %6.0f MB/s", what, bt,
-                        md, bt / packets * 1e9, mb / bt);
-            if (jsonEvents) std::printf("  %6.1f ns per JSON event", bt / double(jsonEvents) * 1e9);
+        // Best and median wall time, best CPU time; per packet (or JSON event) and per JSON event.
+        auto line = [&](const char* what, const std::vector<Run>& t, double units,
+                        const char* unit) {
+            const double bt = best(t, &Run::wall), md = medianOf(t, &Run::wall);
+            const double bc = best(t, &Run::cpu);
+            std::printf(
+                "%-26s wall best %.3f s median %.3f s, CPU best %.3f s: %6.1f ns wall, %6.1f ns "
+                "CPU per %s",
+                what, bt, md, bc, bt / units * 1e9, bc / units * 1e9, unit);
+            if (jsonEvents && units != double(jsonEvents))
+                std::printf("; %6.1f ns wall, %6.1f ns CPU per JSON event",
+                            bt / double(jsonEvents) * 1e9, bc / double(jsonEvents) * 1e9);
             std::printf("\n");
         };
-        const double mb = double(text.size()) / 1e6;
-        line("protozero (libprotozero)", pz, mb);
-        line("hand-written reader", hand, mb);
+        std::printf("protozero %.0f MB/s, hand-written %.0f MB/s (best wall)\n",
+                    double(text.size()) / 1e6 / best(pz, &Run::wall),
+                    double(text.size()) / 1e6 / best(hand, &Run::wall));
+        line("protozero (libprotozero)", pz, packets, "packet");
+        line("hand-written reader", hand, packets, "packet");
         if (jsonEvents) {
             std::printf("JSON %s: %llu events\n", json.c_str(), (unsigned long long)jsonEvents);
-            for (auto [what, t] : {std::pair{"JSON loader (viewer)", &jsonNs},
-                                   std::pair{"JSON loader (annotate)", &jsonPlain}}) {
-                const double bt = best(*t), md = bench::median(*t);
-                std::printf("%-28s best %.3f s  median %.3f s  %6.1f ns per JSON event\n", what, bt,
-                            md, bt / double(jsonEvents) * 1e9);
-            }
+            line("JSON loader (viewer)", jsonNs, double(jsonEvents), "JSON event");
+            line("JSON loader (annotate)", jsonPlain, double(jsonEvents), "JSON event");
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_pftrace: %s\n", e.what());

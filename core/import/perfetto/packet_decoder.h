@@ -58,6 +58,7 @@ public:
     void decodeStream(std::string_view bytes, uint64_t base = 0) {
         const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
         const uint64_t n = bytes.size();
+        reserve(countPackets(p, n));
         uint64_t at = 0;
         while (at < n) {
             const uint64_t fieldAt = at;
@@ -106,6 +107,33 @@ private:
         IidMap<Spec> specs;
         std::unordered_map<uint64_t, CounterDescriptor> counterDescriptors;
     };
+
+    // The packets of a well-formed stream (a first pass over the top-level fields, stopping at
+    // anything malformed): an upper bound of the rows, so that the columns grow once.
+    static uint64_t countPackets(const uint8_t* p, uint64_t n) {
+        uint64_t at = 0, count = 0;
+        while (at < n && p[at] == ((trace::kPacket << 3) | 2)) {
+            uint64_t size = 0;
+            unsigned shift = 0;
+            for (++at; at < n && shift < 64; shift += 7) {
+                const uint8_t b = p[at++];
+                size |= uint64_t(b & 0x7F) << shift;
+                if (!(b & 0x80)) break;
+            }
+            if (size > n - at) break;
+            at += size;
+            ++count;
+        }
+        return count;
+    }
+
+    void reserve(uint64_t packets) {
+        TrackEvents& ev = out_.events;
+        ev.offset.reserve(packets), ev.length.reserve(packets), ev.ts.reserve(packets);
+        ev.type.reserve(packets), ev.track.reserve(packets), ev.name.reserve(packets);
+        ev.category.reserve(packets), ev.generation.reserve(packets);
+        ev.linkBegin.reserve(packets + 1);
+    }
 
     [[noreturn]] void fail(uint64_t at, const std::string& what) const {
         throw InputError(name_ + ": byte " + std::to_string(at) + ": " + what);
