@@ -349,6 +349,8 @@ private slots:
         }
         QVERIFY(!pftrace::looksLikePftrace(R"({"traceEvents": []})"));
         QVERIFY(!pftrace::looksLikePftrace(" [\n"));
+        QVERIFY(!pftrace::looksLikePftrace(
+            "\n{\n  \"traceEvents\": [\n    {\"ph\": \"X\", \"name\": \"a\"}]}"));
     }
 };
 

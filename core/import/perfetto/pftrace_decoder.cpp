@@ -137,13 +137,39 @@ nlohmann::json readExtraData(const PftraceTable& table, std::string_view bytes, 
 }  // namespace
 
 bool looksLikePftrace(std::string_view head) {
+    // A Trace starts with field 1 (packet) of wire type 2; the packet's own fields must then read
+    // as fields (valid tags and wire types, lengths within it) up to its end, or up to the end of
+    // head when the packet is longer. JSON that starts with a newline (0x0A) fails there.
     size_t at = 0;
-    uint64_t tag = 0, size = 0, inner = 0;
+    uint64_t tag = 0, size = 0;
     if (!readVarint(head, at, tag) || tag != ((trace::kPacket << 3) | 2)) return false;
     if (!readVarint(head, at, size) || size == 0) return false;
-    if (!readVarint(head, at, inner)) return at >= head.size();  // a head cut short
-    const uint32_t field = uint32_t(inner >> 3), type = uint32_t(inner & 7);
-    return field != 0 && (type <= 2 || type == 5);
+    const size_t end = size < head.size() - at ? at + size : head.size();
+    const bool whole = size <= head.size() - at;
+    while (at < end) {
+        uint64_t field = 0, v = 0;
+        if (!readVarint(head.substr(0, end), at, field)) return !whole;
+        if (field >> 3 == 0) return false;
+        switch (field & 7) {
+            case 0:
+                if (!readVarint(head.substr(0, end), at, v)) return !whole;
+                break;
+            case 1:
+                at += 8;
+                break;
+            case 5:
+                at += 4;
+                break;
+            case 2:
+                if (!readVarint(head.substr(0, end), at, v)) return !whole;
+                if (v > end - at) return !whole;
+                at += v;
+                break;
+            default:
+                return false;
+        }
+    }
+    return at == end || !whole;
 }
 
 PftraceTable decodePftrace(std::string_view bytes, const std::string& name) {

@@ -1,7 +1,7 @@
 // The field numbers of Perfetto's trace protos that a reader of PyTorch's Cuspy traces (and of
 // the generic TrackEvent layout) needs, written from the schema in google/perfetto
-// protos/perfetto/trace/ (docs/pftrace.md cites file and line for each). Only the numbers: the
-// .proto files and generated code are not part of this project.
+// protos/perfetto/trace/ (each namespace names its message and .proto file). Only the numbers:
+// the .proto files and code generated from them are not part of this project.
 #pragma once
 
 #include <cstdint>
