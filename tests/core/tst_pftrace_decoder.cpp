@@ -309,7 +309,7 @@ private slots:
             at = i + n;
             boundaries.insert(at);
         }
-        for (uint64_t cut = 0; cut < w.bytes.size(); cut += (cut < 400 ? 1 : 53)) {
+        for (uint64_t cut = 0; cut < w.bytes.size(); cut += (cut < 120 ? 1 : 307)) {
             try {
                 pftrace::decodePftrace(std::string_view(w.bytes).substr(0, cut), "cut.pftrace");
                 QVERIFY2(boundaries.count(cut), qPrintable(QString::number(cut)));
@@ -319,7 +319,7 @@ private slots:
             }
         }
         uint32_t refused = 0;
-        for (uint64_t at = 0; at < w.bytes.size(); at += 37) {
+        for (uint64_t at = 0; at < w.bytes.size(); at += 307) {
             std::string bad = w.bytes;
             bad[at] = char(bad[at] ^ (0x80 | (at & 0x7f)));
             try {
