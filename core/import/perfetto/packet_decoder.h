@@ -1,0 +1,706 @@
+// Decodes a stream of TracePackets (the Trace message: field 1 repeated) into a PftraceTable.
+// Per sequence (trusted_packet_sequence_id) it keeps the interned tables, dropped and started
+// anew at SEQ_INCREMENTAL_STATE_CLEARED; a packet flagged SEQ_NEEDS_INCREMENTAL_STATE on a
+// sequence not yet cleared is skipped and counted, as Perfetto's trace processor does. Packets of
+// other kinds are skipped and counted by field number. The wire reader is a parameter so that a
+// benchmark can set readers side by side; the importer uses WireReader (wire_reader.h).
+// Errors (a truncated or corrupt packet) throw InputError naming the input and the byte offset.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/errors.h"
+#include "import/perfetto/pftrace_table.h"
+#include "import/perfetto/proto_fields.h"
+
+namespace stackline::pftrace {
+
+// iid -> value for one interned table: dense for the small iids writers use, a map beyond.
+template <class T>
+class IidMap {
+public:
+    void set(uint64_t iid, T value) {
+        if (iid < kDense) {
+            if (iid >= dense_.size()) dense_.resize(iid + 1, T{});
+            dense_[iid] = value;
+            if (iid >= present_.size()) present_.resize(iid + 1, false);
+            present_[iid] = true;
+        } else {
+            sparse_[iid] = value;
+        }
+    }
+    const T* find(uint64_t iid) const {
+        if (iid < present_.size()) return present_[iid] ? &dense_[iid] : nullptr;
+        if (iid < kDense) return nullptr;
+        auto it = sparse_.find(iid);
+        return it == sparse_.end() ? nullptr : &it->second;
+    }
+
+private:
+    static constexpr uint64_t kDense = uint64_t(1) << 20;
+    std::vector<T> dense_;
+    std::vector<bool> present_;
+    std::unordered_map<uint64_t, T> sparse_;
+};
+
+template <class Reader>
+class PacketDecoder {
+public:
+    PacketDecoder(PftraceTable& out, std::string name) : out_(out), name_(std::move(name)) {}
+
+    // Decodes every packet of bytes, a serialized Trace; base is the offset of bytes[0] in the
+    // input (for messages and the rows' spans).
+    void decodeStream(std::string_view bytes, uint64_t base = 0) {
+        const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+        const uint64_t n = bytes.size();
+        reserve(countPackets(p, n));
+        uint64_t at = 0;
+        while (at < n) {
+            const uint64_t fieldAt = at;
+            const uint64_t tag = streamVarint(p, n, at, base + fieldAt, "field tag");
+            const uint32_t field = uint32_t(tag >> 3);
+            const auto type = WireType(tag & 7);
+            if (field == 0) fail(base + fieldAt, "field number 0 at the top level");
+            if (type == WireType::Varint) {
+                streamVarint(p, n, at, base + fieldAt, "varint");
+                continue;
+            }
+            uint64_t size = 0;
+            if (type == WireType::Fixed64) {
+                size = 8;
+            } else if (type == WireType::Fixed32) {
+                size = 4;
+            } else if (type == WireType::Bytes) {
+                size = streamVarint(p, n, at, base + fieldAt, "length");
+            } else {
+                fail(base + fieldAt,
+                     "wire type " + std::to_string(int(type)) + " at the top level");
+            }
+            if (size > n - at)
+                fail(base + fieldAt, "a field of " + std::to_string(size) +
+                                         " bytes runs past the end (" + std::to_string(n - at) +
+                                         " bytes left)");
+            if (field == trace::kPacket && type == WireType::Bytes)
+                decodePacket(std::string_view(bytes.data() + at, size), base + at);
+            at += size;
+        }
+    }
+
+private:
+    struct Spec {
+        uint32_t name = 0;
+    };
+    struct CounterDescriptor {
+        int32_t gpu = 0;
+        std::unordered_map<uint32_t, uint32_t> names;  // counter_id -> name
+    };
+    struct SequenceState {
+        bool valid = false;
+        uint32_t generation = 0;
+        uint64_t defaultTrack = 0;
+        IidMap<uint32_t> eventNames, categories, kernels;
+        IidMap<Spec> specs;
+        std::unordered_map<uint64_t, CounterDescriptor> counterDescriptors;
+    };
+
+    // The packets of a well-formed stream (a first pass over the top-level fields, stopping at
+    // anything malformed): an upper bound of the rows, so that the columns grow once.
+    static uint64_t countPackets(const uint8_t* p, uint64_t n) {
+        uint64_t at = 0, count = 0;
+        while (at < n && p[at] == ((trace::kPacket << 3) | 2)) {
+            uint64_t size = 0;
+            unsigned shift = 0;
+            for (++at; at < n && shift < 64; shift += 7) {
+                const uint8_t b = p[at++];
+                size |= uint64_t(b & 0x7F) << shift;
+                if (!(b & 0x80)) break;
+            }
+            if (size > n - at) break;
+            at += size;
+            ++count;
+        }
+        return count;
+    }
+
+    void reserve(uint64_t packets) {
+        TrackEvents& ev = out_.events;
+        ev.offset.reserve(packets), ev.length.reserve(packets), ev.ts.reserve(packets);
+        ev.type.reserve(packets), ev.track.reserve(packets), ev.name.reserve(packets);
+        ev.category.reserve(packets), ev.generation.reserve(packets);
+        ev.linkBegin.reserve(packets + 1);
+    }
+
+    [[noreturn]] void fail(uint64_t at, const std::string& what) const {
+        throw InputError(name_ + ": byte " + std::to_string(at) + ": " + what);
+    }
+
+    uint64_t streamVarint(const uint8_t* p, uint64_t n, uint64_t& at, uint64_t fieldAt,
+                          const char* what) const {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 64; shift += 7) {
+            if (at >= n) fail(fieldAt, std::string("the trace ends inside a ") + what);
+            const uint8_t b = p[at++];
+            v |= uint64_t(b & 0x7F) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        fail(fieldAt, std::string("a ") + what + " longer than 10 bytes");
+    }
+
+    SequenceState& sequence(uint32_t id) {
+        if (current_ && id == currentId_) return *current_;
+        currentId_ = id;
+        current_ = &sequences_[id];
+        return *current_;
+    }
+
+    uint32_t resolve(const IidMap<uint32_t>& map, uint64_t iid) {
+        if (const uint32_t* v = map.find(iid)) return *v;
+        ++out_.stats.unresolvedIids;
+        return 0;
+    }
+
+    void decodePacket(std::string_view bytes, uint64_t at) {
+        try {
+            decodePacketFields(bytes, at);
+        } catch (const InputError&) {
+            throw;
+        } catch (const std::exception& e) {
+            fail(at, std::string("corrupt TracePacket of ") + std::to_string(bytes.size()) +
+                         " bytes (" + e.what() + ")");
+        }
+    }
+
+    void decodePacketFields(std::string_view bytes, uint64_t at) {
+        ++out_.stats.packets;
+        uint64_t ts = 0;
+        uint32_t seqId = 0, flags = 0, dataField = 0;
+        bool cleared = false;
+        std::string_view interned, defaults, data;
+        uint64_t dataAt = 0;
+        Reader r(bytes);
+        while (r.next()) {
+            const uint32_t f = r.field();
+            const WireType t = r.type();
+            if (t == WireType::Varint) {
+                const uint64_t v = r.varint();
+                if (f == packet::kTimestamp)
+                    ts = v;
+                else if (f == packet::kTrustedPacketSequenceId)
+                    seqId = uint32_t(v);
+                else if (f == packet::kSequenceFlags)
+                    flags = uint32_t(v);
+                else if (f == packet::kIncrementalStateCleared)
+                    cleared = cleared || v != 0;
+                else if (f == packet::kTimestampClockId && v != clock_snapshot::kBoottime)
+                    ++out_.stats.otherClockTimestamps;
+            } else if (t == WireType::Bytes) {
+                const std::string_view v = r.bytes();
+                if (f == packet::kInternedData) {
+                    interned = v;
+                } else if (f == packet::kTracePacketDefaults) {
+                    defaults = v;
+                } else {
+                    dataField = f;
+                    data = v;
+                    dataAt = at + uint64_t(v.data() - bytes.data());
+                }
+            } else {
+                r.skip();
+            }
+        }
+        if (flags & packet::kSeqIncrementalStateCleared) cleared = true;
+
+        SequenceState& seq = sequence(seqId);
+        if (cleared) {
+            const uint32_t generation = uint32_t(out_.generations.size());
+            seq = SequenceState();
+            seq.valid = true;
+            seq.generation = generation;
+            out_.generations.emplace_back();
+        }
+        if (!defaults.empty()) readDefaults(seq, defaults);
+        if (!interned.empty() && seq.valid) readInterned(seq, interned);
+        if ((flags & packet::kSeqNeedsIncrementalState) && !seq.valid) {
+            ++out_.stats.skippedNeedsIncrementalState;
+            return;
+        }
+        switch (dataField) {
+            case 0:
+                break;
+            case packet::kTrackEvent:
+                readTrackEvent(seq, data, dataAt, int64_t(ts));
+                break;
+            case packet::kGpuRenderStageEvent:
+                readRenderStage(seq, data, dataAt, int64_t(ts));
+                break;
+            case packet::kTrackDescriptor:
+                readTrackDescriptor(data);
+                break;
+            case packet::kGpuCounterEvent:
+                readCounterEvent(seq, data, int64_t(ts));
+                break;
+            case packet::kClockSnapshot:
+                readClockSnapshot(data);
+                break;
+            default:
+                ++out_.stats.unknownPackets[dataField];
+                break;
+        }
+    }
+
+    void readDefaults(SequenceState& seq, std::string_view bytes) {
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.field() == 11 && r.type() == WireType::Bytes) {  // track_event_defaults
+                Reader d(r.bytes());
+                while (d.next()) {
+                    if (d.field() == track_event::kTrackUuid && d.type() == WireType::Varint)
+                        seq.defaultTrack = d.varint();
+                    else
+                        d.skip();
+                }
+            } else {
+                r.skip();
+            }
+        }
+    }
+
+    // An interned entry's iid (field 1) and name (field 2).
+    static std::pair<uint64_t, std::string_view> entry(std::string_view bytes, uint32_t nameField) {
+        uint64_t iid = 0;
+        std::string_view name;
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.field() == interned_data::kIid && r.type() == WireType::Varint)
+                iid = r.varint();
+            else if (r.field() == nameField && r.type() == WireType::Bytes)
+                name = r.bytes();
+            else
+                r.skip();
+        }
+        return {iid, name};
+    }
+
+    void readInterned(SequenceState& seq, std::string_view bytes) {
+        AnnotationNames& names = out_.generations[seq.generation];
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.type() != WireType::Bytes) {
+                r.skip();
+                continue;
+            }
+            const uint32_t f = r.field();
+            const std::string_view v = r.bytes();
+            switch (f) {
+                case interned_data::kEventNames: {
+                    const auto [iid, name] = entry(v, interned_data::kEntryName);
+                    seq.eventNames.set(iid, out_.strings.intern(name));
+                    break;
+                }
+                case interned_data::kEventCategories: {
+                    const auto [iid, name] = entry(v, interned_data::kEntryName);
+                    seq.categories.set(iid, out_.strings.intern(name));
+                    break;
+                }
+                case interned_data::kDebugAnnotationNames: {
+                    const auto [iid, name] = entry(v, interned_data::kEntryName);
+                    names.names[iid] = out_.strings.intern(name);
+                    break;
+                }
+                case interned_data::kDebugAnnotationStringValues: {
+                    const auto [iid, name] = entry(v, interned_data::kEntryName);
+                    names.strings[iid] = out_.strings.intern(name);
+                    break;
+                }
+                case interned_data::kGpuSpecifications: {
+                    const auto [iid, name] = entry(v, gpu_specification::kName);
+                    seq.specs.set(iid, Spec{out_.strings.intern(name)});
+                    break;
+                }
+                case interned_data::kComputeKernels:
+                    readKernel(seq, v);
+                    break;
+                case interned_data::kGpuCounterDescriptors:
+                    readCounterDescriptor(seq, v);
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    void readKernel(SequenceState& seq, std::string_view bytes) {
+        uint64_t iid = 0;
+        std::string_view name, demangled;
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.field() == interned_data::kIid && r.type() == WireType::Varint)
+                iid = r.varint();
+            else if (r.field() == compute_kernel::kName && r.type() == WireType::Bytes)
+                name = r.bytes();
+            else if (r.field() == compute_kernel::kDemangledName && r.type() == WireType::Bytes)
+                demangled = r.bytes();
+            else
+                r.skip();
+        }
+        seq.kernels.set(iid, out_.strings.intern(demangled.empty() ? name : demangled));
+    }
+
+    void readCounterDescriptor(SequenceState& seq, std::string_view bytes) {
+        uint64_t iid = 0;
+        CounterDescriptor desc;
+        Reader r(bytes);
+        while (r.next()) {
+            const uint32_t f = r.field();
+            if (f == interned_data::kIid && r.type() == WireType::Varint) {
+                iid = r.varint();
+            } else if (f == gpu_counter_event::kInternedGpuId && r.type() == WireType::Varint) {
+                desc.gpu = int32_t(r.varint());
+            } else if (f == gpu_counter_event::kInternedDescriptor && r.type() == WireType::Bytes) {
+                Reader d(r.bytes());
+                while (d.next()) {
+                    if (d.field() != gpu_counter_event::kDescriptorSpecs ||
+                        d.type() != WireType::Bytes) {
+                        d.skip();
+                        continue;
+                    }
+                    const auto [id, name] = entry(d.bytes(), gpu_counter_event::kSpecName);
+                    desc.names[uint32_t(id)] = out_.strings.intern(name);
+                }
+            } else {
+                r.skip();
+            }
+        }
+        seq.counterDescriptors[iid] = std::move(desc);
+    }
+
+    void readTrackEvent(SequenceState& seq, std::string_view bytes, uint64_t at, int64_t ts) {
+        TrackEvents& ev = out_.events;
+        const uint32_t row = ev.size();
+        uint8_t type = 0;
+        uint64_t track = seq.defaultTrack;
+        uint32_t name = 0, category = 0;
+        bool haveCategory = false;
+        Reader r(bytes);
+        while (r.next()) {
+            const uint32_t f = r.field();
+            const WireType t = r.type();
+            switch (f) {
+                case track_event::kType:
+                    if (t == WireType::Varint)
+                        type = uint8_t(r.varint());
+                    else
+                        r.skip();
+                    break;
+                case track_event::kTrackUuid:
+                    if (t == WireType::Varint)
+                        track = r.varint();
+                    else
+                        r.skip();
+                    break;
+                case track_event::kNameIid:
+                    if (t == WireType::Varint)
+                        name = resolve(seq.eventNames, r.varint());
+                    else
+                        r.skip();
+                    break;
+                case track_event::kName:
+                    if (t == WireType::Bytes)
+                        name = out_.strings.intern(r.bytes());
+                    else
+                        r.skip();
+                    break;
+                case track_event::kCategoryIids:
+                    r.varints([&](uint64_t iid) {
+                        if (!haveCategory) category = resolve(seq.categories, iid);
+                        haveCategory = true;
+                    });
+                    break;
+                case track_event::kCategories:
+                    if (t == WireType::Bytes && !haveCategory) {
+                        category = out_.strings.intern(r.bytes());
+                        haveCategory = true;
+                    } else {
+                        r.skip();
+                    }
+                    break;
+                case track_event::kFlowIds:
+                    r.fixed64s([&](uint64_t id) { ev.flows.emplace_back(row, id); });
+                    break;
+                case track_event::kFlowIdsOld:
+                    r.varints([&](uint64_t id) { ev.flows.emplace_back(row, id); });
+                    break;
+                case track_event::kTerminatingFlowIds:
+                    r.fixed64s([&](uint64_t id) { ev.terminatingFlows.emplace_back(row, id); });
+                    break;
+                case track_event::kTerminatingFlowIdsOld:
+                    r.varints([&](uint64_t id) { ev.terminatingFlows.emplace_back(row, id); });
+                    break;
+                case track_event::kCounterValue:
+                    if (t == WireType::Varint)
+                        ev.counterValues.emplace_back(row, double(int64_t(r.varint())));
+                    else
+                        r.skip();
+                    break;
+                case track_event::kDoubleCounterValue:
+                    if (t == WireType::Fixed64)
+                        ev.counterValues.emplace_back(row, r.real());
+                    else
+                        r.skip();
+                    break;
+                case track_event::kGpuCorrelation:
+                    if (t == WireType::Bytes) {
+                        Reader g(r.bytes());
+                        while (g.next()) {
+                            if (g.field() == gpu_correlation::kRenderStageSubmissionEventIds)
+                                g.varints([&](uint64_t id) { ev.links.push_back(id); });
+                            else
+                                g.skip();
+                        }
+                    } else {
+                        r.skip();
+                    }
+                    break;
+                case track_event::kTimestampDeltaUs:
+                case track_event::kTimestampAbsoluteUs:
+                    ++out_.stats.legacyTimestamps;
+                    r.skip();
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        ev.offset.push_back(at);
+        ev.length.push_back(uint32_t(bytes.size()));
+        ev.ts.push_back(ts);
+        ev.type.push_back(type);
+        ev.track.push_back(track);
+        ev.name.push_back(name);
+        ev.category.push_back(category);
+        ev.generation.push_back(seq.generation);
+        ev.linkBegin.push_back(uint32_t(ev.links.size()));
+    }
+
+    void readRenderStage(SequenceState& seq, std::string_view bytes, uint64_t at, int64_t ts) {
+        uint64_t eventId = 0, duration = 0, queueIid = 0, stageIid = 0, nameIid = 0, kernelIid = 0;
+        int32_t gpu = 0;
+        bool hasEventId = false, hasNameIid = false;
+        std::string_view inlineName;
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.type() == WireType::Varint) {
+                const uint64_t v = r.varint();
+                switch (r.field()) {
+                    case render_stage::kEventId:
+                        eventId = v;
+                        hasEventId = true;
+                        break;
+                    case render_stage::kDuration:
+                        duration = v;
+                        break;
+                    case render_stage::kGpuId:
+                        gpu = int32_t(v);
+                        break;
+                    case render_stage::kHwQueueIid:
+                        queueIid = v;
+                        break;
+                    case render_stage::kStageIid:
+                        stageIid = v;
+                        break;
+                    case render_stage::kNameIid:
+                        nameIid = v;
+                        hasNameIid = true;
+                        break;
+                    case render_stage::kKernelIid:
+                        kernelIid = v;
+                        break;
+                    default:
+                        break;
+                }
+            } else if (r.type() == WireType::Bytes && r.field() == render_stage::kName) {
+                inlineName = r.bytes();
+            } else {
+                r.skip();
+            }
+        }
+        // Perfetto's trace processor imports only render stages with an event_id.
+        if (!hasEventId) return;
+        RenderStages& st = out_.stages;
+        const Spec* queue = seq.specs.find(queueIid);
+        const Spec* stage = seq.specs.find(stageIid);
+        if (!queue || (stageIid && !stage)) ++out_.stats.unresolvedIids;
+        const uint32_t stageName = stage ? stage->name : 0;
+        uint32_t name = stageName;
+        if (hasNameIid)
+            name = resolve(seq.eventNames, nameIid);
+        else if (!inlineName.empty())
+            name = out_.strings.intern(inlineName);
+        st.offset.push_back(at);
+        st.length.push_back(uint32_t(bytes.size()));
+        st.ts.push_back(ts);
+        st.duration.push_back(duration);
+        st.eventId.push_back(eventId);
+        st.gpu.push_back(gpu);
+        st.queueIid.push_back(queueIid);
+        st.stageIid.push_back(stageIid);
+        st.queue.push_back(queue ? queue->name : 0);
+        st.stage.push_back(stageName);
+        st.name.push_back(name);
+        st.kernel.push_back(kernelIid ? resolve(seq.kernels, kernelIid) : 0);
+    }
+
+    void readTrackDescriptor(std::string_view bytes) {
+        Track track;
+        Reader r(bytes);
+        while (r.next()) {
+            const uint32_t f = r.field();
+            if (r.type() == WireType::Varint) {
+                const uint64_t v = r.varint();
+                if (f == track_descriptor::kUuid)
+                    track.uuid = v;
+                else if (f == track_descriptor::kParentUuid)
+                    track.parent = v;
+            } else if (r.type() == WireType::Bytes) {
+                const std::string_view v = r.bytes();
+                if (f == track_descriptor::kName || f == track_descriptor::kStaticName ||
+                    f == track_descriptor::kAtraceName) {
+                    if (!track.name) track.name = out_.strings.intern(v);
+                } else if (f == track_descriptor::kProcess) {
+                    track.kind = Track::Kind::Process;
+                    readProcess(track, v);
+                } else if (f == track_descriptor::kThread) {
+                    track.kind = Track::Kind::Thread;
+                    readThread(track, v);
+                } else if (f == track_descriptor::kCounter) {
+                    track.kind = Track::Kind::Counter;
+                }
+            } else {
+                r.skip();
+            }
+        }
+        out_.tracks.push_back(track);
+    }
+
+    void readProcess(Track& track, std::string_view bytes) {
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.field() == process_descriptor::kPid && r.type() == WireType::Varint)
+                track.pid = int32_t(r.varint());
+            else if (r.field() == process_descriptor::kProcessName && r.type() == WireType::Bytes)
+                track.name = out_.strings.intern(r.bytes());
+            else
+                r.skip();
+        }
+    }
+
+    void readThread(Track& track, std::string_view bytes) {
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.field() == thread_descriptor::kPid && r.type() == WireType::Varint)
+                track.pid = int32_t(r.varint());
+            else if (r.field() == thread_descriptor::kTid && r.type() == WireType::Varint)
+                track.tid = int64_t(r.varint());
+            else if (r.field() == thread_descriptor::kThreadName && r.type() == WireType::Bytes)
+                track.name = out_.strings.intern(r.bytes());
+            else
+                r.skip();
+        }
+    }
+
+    void readCounterEvent(SequenceState& seq, std::string_view bytes, int64_t ts) {
+        const CounterDescriptor* desc = nullptr;
+        bool hasGpu = false;
+        int32_t gpu = 0;
+        std::vector<std::string_view> samples;
+        Reader r(bytes);
+        while (r.next()) {
+            const uint32_t f = r.field();
+            if (f == gpu_counter_event::kCounterDescriptorIid && r.type() == WireType::Varint) {
+                auto it = seq.counterDescriptors.find(r.varint());
+                if (it != seq.counterDescriptors.end())
+                    desc = &it->second;
+                else
+                    ++out_.stats.unresolvedIids;
+            } else if (f == gpu_counter_event::kGpuId && r.type() == WireType::Varint) {
+                gpu = int32_t(r.varint());
+                hasGpu = true;
+            } else if (f == gpu_counter_event::kCounters && r.type() == WireType::Bytes) {
+                samples.push_back(r.bytes());
+            } else {
+                r.skip();
+            }
+        }
+        if (!hasGpu && desc) gpu = desc->gpu;
+        CounterSamples& c = out_.counters;
+        for (const std::string_view s : samples) {
+            uint32_t id = 0;
+            double value = 0;
+            Reader g(s);
+            while (g.next()) {
+                if (g.field() == gpu_counter_event::kCounterId && g.type() == WireType::Varint)
+                    id = uint32_t(g.varint());
+                else if (g.field() == gpu_counter_event::kIntValue && g.type() == WireType::Varint)
+                    value = double(int64_t(g.varint()));
+                else if (g.field() == gpu_counter_event::kDoubleValue &&
+                         g.type() == WireType::Fixed64)
+                    value = g.real();
+                else
+                    g.skip();
+            }
+            uint32_t name = 0;
+            if (desc) {
+                auto it = desc->names.find(id);
+                if (it != desc->names.end()) name = it->second;
+            }
+            c.ts.push_back(ts);
+            c.gpu.push_back(gpu);
+            c.counterId.push_back(id);
+            c.name.push_back(name);
+            c.value.push_back(value);
+        }
+    }
+
+    void readClockSnapshot(std::string_view bytes) {
+        ClockSnapshot& clock = out_.clock;
+        clock.present = true;
+        Reader r(bytes);
+        while (r.next()) {
+            if (r.field() != clock_snapshot::kClocks || r.type() != WireType::Bytes) {
+                r.skip();
+                continue;
+            }
+            uint64_t id = 0, value = 0;
+            Reader c(r.bytes());
+            while (c.next()) {
+                if (c.field() == clock_snapshot::kClockId && c.type() == WireType::Varint)
+                    id = c.varint();
+                else if (c.field() == clock_snapshot::kClockTimestamp &&
+                         c.type() == WireType::Varint)
+                    value = c.varint();
+                else
+                    c.skip();
+            }
+            if (id == clock_snapshot::kRealtime) {
+                clock.hasRealtime = true;
+                clock.realtime = value;
+            } else if (id == clock_snapshot::kBoottime) {
+                clock.hasBoottime = true;
+                clock.boottime = value;
+            }
+        }
+    }
+
+    PftraceTable& out_;
+    std::string name_;
+    std::unordered_map<uint32_t, SequenceState> sequences_;
+    SequenceState* current_ = nullptr;
+    uint32_t currentId_ = 0;
+};
+
+}  // namespace stackline::pftrace

@@ -1,0 +1,34 @@
+// Reading a Perfetto protobuf trace (.pftrace, .perfetto-trace, .pb; raw or gzip, sniffed by its
+// bytes whatever its name) into a PftraceTable, and an event's args on demand. Not yet behind the
+// format table: the importer that maps this table onto the model comes next.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "import/perfetto/pftrace_table.h"
+
+namespace stackline::pftrace {
+
+// True when bytes (the start of an inflated input) read as a serialized Trace: a first field 1
+// of wire type 2 whose TracePacket begins with a valid field. A JSON trace never does ('{' or
+// '[' or whitespace are not field 1 of type 2).
+bool looksLikePftrace(std::string_view head);
+
+// Decodes a whole serialized Trace held in memory; name is used in messages. Throws InputError
+// naming the input and the byte offset of a truncated or corrupt packet.
+PftraceTable decodePftrace(std::string_view bytes, const std::string& name);
+
+// The debug annotations of TrackEvent row as a JSON object, as Perfetto's JSON export and
+// Kineto's args show them: a name per annotation (inline, or interned in its generation), dicts
+// and arrays nested, ints, doubles, bools and strings as such, pointers as "0x..." strings.
+// bytes is the input the table was decoded from.
+nlohmann::json trackEventArgs(const PftraceTable& table, std::string_view bytes, uint32_t row);
+
+// A render stage's extra_data as a JSON object of strings (name -> value), in file order.
+nlohmann::json renderStageExtraData(const PftraceTable& table, std::string_view bytes,
+                                    uint32_t row);
+
+}  // namespace stackline::pftrace

@@ -1,0 +1,28 @@
+// Pairs the SLICE_BEGIN and SLICE_END TrackEvents of a decoded trace into slices.
+//
+// Cuspy writes each group of slices as all its begins, then all its ends in the same order
+// (cuspy_pftrace.cpp), so the k-th end of a run pairs with the k-th begin of the run before it:
+// exact, whatever the timestamps. Pairing by time instead (Perfetto's trace processor: a stable
+// sort by timestamp, then a stack per track) pairs touching slices wrongly in that layout, since
+// at an equal timestamp the next slice's begin comes before the previous slice's end. A run that
+// does not have that shape (other writers, which emit in time order) is paired the trace
+// processor's way. Ends with no open slice and begins never closed are reported, not paired.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "import/perfetto/pftrace_table.h"
+
+namespace stackline::pftrace {
+
+struct SlicePairs {
+    std::vector<uint32_t> begin, end;  // TrackEvent rows, one pair per slice, in begin order
+    uint64_t groupedPairs = 0;         // paired by Cuspy's group structure
+    uint64_t timedPairs = 0;           // paired by time on their track
+    std::vector<uint32_t> unmatchedEnds, unclosedBegins;
+};
+
+SlicePairs pairSlices(const TrackEvents& events);
+
+}  // namespace stackline::pftrace
