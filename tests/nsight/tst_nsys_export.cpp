@@ -16,6 +16,7 @@
 #include "model/kineto.h"
 #include "nsys_names.h"
 #include "nsys_schema.h"
+#include "trace_generator.h"
 
 using namespace stackline;
 using namespace stackline::nsys;
@@ -381,6 +382,35 @@ private slots:
         if (db.error().empty()) db.text("PRAGMA integrity_check");
         if (db.error().empty()) db.scalar("SELECT sum(length(text)) FROM NVTX_EVENTS");
         QVERIFY2(db.error().find(message.toStdString()) != std::string::npos, db.error().c_str());
+    }
+
+    void generatedBenchmarkTracesConvert_data() {
+        QTest::addColumn<bool>("deep");
+        QTest::newRow("kineto") << false;
+        QTest::newRow("deep") << true;
+    }
+    // The benchmark's generated traces (here 4 MB; bench_nsys_read uses the 1 GB one), with the
+    // with_stack shape's Python frames as backtraces.
+    void generatedBenchmarkTracesConvert() {
+        QFETCH(bool, deep);
+        const bench::GeneratedTrace g = bench::generateTrace(
+            dir_.path().toStdString(), 4 << 20, 1, !deep,
+            deep ? bench::TraceShape::kDeepStacks : bench::TraceShape::kKineto);
+        const Trace trace = loadTrace(g.tracePath);
+        const JsonCounts j = countJson(trace);
+        ConvertOptions o;
+        o.pythonBacktraces = deep;
+        const std::string path = out(deep ? "deep.sqlite" : "kineto.sqlite");
+        writeExport(trace, path, o);
+        Db db(path);
+        QCOMPARE(db.rows("NVTX_EVENTS"), j.ranges);
+        QCOMPARE(db.rows("CUPTI_ACTIVITY_KIND_KERNEL"), j.kernels);
+        QCOMPARE(db.rows("CUPTI_ACTIVITY_KIND_RUNTIME"), j.runtime + j.driver);
+        QCOMPARE(db.scalar(kLaunchJoin), j.kernels);
+        QVERIFY(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE text GLOB '*, seq = *'") > 0);
+        if (deep)
+            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+                              "callchainId IS NOT NULL") > 0);
     }
 
     void everyCorpusTraceConverts() {
