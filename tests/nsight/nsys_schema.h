@@ -2,8 +2,9 @@
 // as `nsys export --type sqlite` writes them (names, order, types, NOT NULL, primary keys), for
 // two schema versions: 3.0.0 (Nsight Systems 2022.4) and 3.7.2 (2023.4). The column lists were
 // read with PRAGMA table_info from exports both versions wrote on a CPU-only machine; the enum
-// rows are the ones those exports carry. Sources and version differences:
-// /work/scratch/notes/nsight.md. The comments nsys puts in its CREATE statements are left out.
+// rows are the ones those exports carry. Sources and version differences: the research notes
+// on the export (nsight.md, with the shared notes). nsys's comments in its CREATE statements are
+// left out.
 #pragma once
 
 #include <string>
