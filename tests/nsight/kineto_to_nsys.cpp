@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -12,7 +11,7 @@
 #include <unordered_map>
 
 #include "base/errors.h"
-#include "json/json_cursor.h"
+#include "kineto_top_level.h"
 #include "model/event_args.h"
 #include "model/kineto.h"
 #include "nsys_export_writer.h"
@@ -70,53 +69,6 @@ std::string htmlEscaped(std::string_view s) {
             out += c;
     }
     return out;
-}
-
-// The top-level "deviceProperties" array, parsed (an empty array when absent).
-nlohmann::json deviceProperties(const Trace& trace) {
-    const std::string_view text = trace.text();
-    json::Cursor c(text.data(), text.data(), text.data() + text.size());
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") c.p += 3;
-    c.skipSpace();
-    if (c.atEnd() || *c.p != '{') return nlohmann::json::array();
-    ++c.p;
-    c.skipSpace();
-    if (*c.p == '}') return nlohmann::json::array();
-    do {
-        const std::string key = json::decodeString(c.readKey());
-        c.skipSpace();
-        const char* begin = c.p;
-        c.skipValue();
-        if (key == "deviceProperties") {
-            auto v =
-                nlohmann::json::parse(std::string_view(begin, size_t(c.p - begin)), nullptr, false);
-            return v.is_array() ? v : nlohmann::json::array();
-        }
-    } while (c.nextMember('}'));
-    return nlohmann::json::array();
-}
-
-std::optional<int64_t> baseTime(const Trace& trace) {
-    const std::string_view text = trace.text();
-    json::Cursor c(text.data(), text.data(), text.data() + text.size());
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") c.p += 3;
-    c.skipSpace();
-    if (c.atEnd() || *c.p != '{') return std::nullopt;
-    ++c.p;
-    c.skipSpace();
-    if (*c.p == '}') return std::nullopt;
-    do {
-        const std::string key = json::decodeString(c.readKey());
-        c.skipSpace();
-        const char* begin = c.p;
-        c.skipValue();
-        if (key == "baseTimeNanoseconds") {
-            auto v =
-                nlohmann::json::parse(std::string_view(begin, size_t(c.p - begin)), nullptr, false);
-            if (v.is_number_integer()) return v.get<int64_t>();
-        }
-    } while (c.nextMember('}'));
-    return std::nullopt;
 }
 
 std::string utcText(int64_t epochNs) {
@@ -610,29 +562,6 @@ ConvertCounts writeExport(const Trace& trace, const std::string& outPath, const 
     counts.strings = w.stringCount();
     w.finish();
     return counts;
-}
-
-void corruptExport(const std::string& path, const std::string& how) {
-    const uintmax_t size = std::filesystem::file_size(path);
-    if (how == "truncate") {
-        std::filesystem::resize_file(path, size / 2);
-        return;
-    }
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    if (!f) throw std::runtime_error(path + ": cannot open to corrupt it");
-    if (how == "header") {
-        const std::string junk(100, 'x');
-        f.write(junk.data(), std::streamsize(junk.size()));
-    } else if (how == "page") {
-        // Every page of the second half: b-tree pages with nonsense headers.
-        const std::string junk(4096, '\x7f');
-        for (uintmax_t at = (size / 2) / 4096 * 4096; at < size; at += 4096) {
-            f.seekp(std::streamoff(at));
-            f.write(junk.data(), std::streamsize(std::min<uintmax_t>(4096, size - at)));
-        }
-    } else {
-        throw std::invalid_argument("corrupt how: header, page or truncate, not " + how);
-    }
 }
 
 }  // namespace stackline::nsys

@@ -55,9 +55,4 @@ struct ConvertCounts {
 ConvertCounts writeExport(const Trace& trace, const std::string& outPath,
                           const ConvertOptions& options);
 
-// Damages a written export the way broken copies are: "header" overwrites the file header (not a
-// database), "page" overwrites the second half's pages (malformed), "truncate" cuts the file in
-// half.
-void corruptExport(const std::string& path, const std::string& how);
-
 }  // namespace stackline::nsys

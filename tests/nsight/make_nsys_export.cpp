@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kineto_to_nsys.h"
+#include "nsys_export_writer.h"
 
 namespace {
 

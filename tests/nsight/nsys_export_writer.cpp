@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace stackline::nsys {
@@ -160,6 +161,29 @@ void ExportWriter::finish() {
     db_ = nullptr;
     std::filesystem::rename(tmpPath_, path_);
     finished_ = true;
+}
+
+void corruptExport(const std::string& path, const std::string& how) {
+    const uintmax_t size = std::filesystem::file_size(path);
+    if (how == "truncate") {
+        std::filesystem::resize_file(path, size / 2);
+        return;
+    }
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    if (!f) throw std::runtime_error(path + ": cannot open to corrupt it");
+    if (how == "header") {
+        const std::string junk(100, 'x');
+        f.write(junk.data(), std::streamsize(junk.size()));
+    } else if (how == "page") {
+        // Every page of the second half: b-tree pages with nonsense headers.
+        const std::string junk(4096, '\x7f');
+        for (uintmax_t at = (size / 2) / 4096 * 4096; at < size; at += 4096) {
+            f.seekp(std::streamoff(at));
+            f.write(junk.data(), std::streamsize(std::min<uintmax_t>(4096, size - at)));
+        }
+    } else {
+        throw std::invalid_argument("corrupt how: header, page or truncate, not " + how);
+    }
 }
 
 }  // namespace stackline::nsys

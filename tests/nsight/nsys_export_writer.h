@@ -94,4 +94,9 @@ private:
     bool finished_ = false;
 };
 
+// Damages a written export the way broken copies are: "header" overwrites the file header (not a
+// database), "page" overwrites the second half's pages (malformed), "truncate" cuts the file in
+// half.
+void corruptExport(const std::string& path, const std::string& how);
+
 }  // namespace stackline::nsys

@@ -14,6 +14,7 @@
 
 #include "kineto_to_nsys.h"
 #include "model/kineto.h"
+#include "nsys_export_writer.h"
 #include "nsys_names.h"
 #include "nsys_schema.h"
 #include "trace_generator.h"
