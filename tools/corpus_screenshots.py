@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Opens every trace of a corpus folder in the viewer under Xvfb, with and without made-up kernel
 information, at 1600x1000 and 800x1000, selecting the kernel with the longest unbreakable name
-(no spaces: CUTLASS, Tensile, Composable Kernel names), and checks what issue 16 asks: the window
+(no spaces: CUTLASS, Tensile, Composable Kernel names), and checks: the window
 keeps its size and the timeline keeps at least half of its width. Screenshots go to OUT_DIR to be
 looked at.
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "base/file_system.h"
+#include "import/trace_formats.h"
 #include "io/background_writer.h"
 #include "io/gzip_member_writer.h"
 #include "json/json_cursor.h"
@@ -193,6 +194,11 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 void exportTrace(const Trace& trace, const Provenance& provenance, const std::string& outPath,
                  const ExportOptions& options) {
+    // How a trace's format is written annotated is its format table row's to say.
+    const TraceFormat& format = formatOf(trace);
+    if (format.annotatedExport != AnnotatedExport::Splice)
+        throw OutputError(outPath + ": " + std::string(format.name) +
+                          " traces cannot be written annotated");
     if (!options.allowOverwriteInput && sameFile(outPath, trace.path))
         throw OutputError(outPath + ": refusing to overwrite the input trace (use --in-place)");
     trace.throwIfChanged();

@@ -25,9 +25,10 @@ struct ExportOptions {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-// Writes to outPath (gzip when it ends in ".gz") through a temporary file. Throws OutputError, or
-// InputError when the trace's file changed on disk since it was opened (before or during the
-// export; then no output is left).
+// Writes to outPath (gzip when it ends in ".gz") through a temporary file, as the trace's format
+// says (TraceFormat::annotatedExport). Throws OutputError (also for a format that is not written
+// back), or InputError when the trace's file changed on disk since it was opened (before or during
+// the export; then no output is left).
 void exportTrace(const Trace& trace, const Provenance& provenance, const std::string& outPath,
                  const ExportOptions& options = {});
 

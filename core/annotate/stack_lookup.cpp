@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "base/unicode_tables.h"
+#include "base/unicode.h"
 #include "model/kineto.h"
 
 namespace stackline {

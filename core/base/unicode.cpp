@@ -1,7 +1,9 @@
+#include "base/unicode.h"
+
 #include <algorithm>
 #include <string>
 
-#include "base/unicode_tables.h"
+#include "base/unicode_tables_generated.h"
 
 namespace stackline::unicode {
 namespace {

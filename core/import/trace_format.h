@@ -41,6 +41,7 @@ struct TraceMimeType {
     std::string_view comment;     // "PyTorch profiler trace"
     std::string_view glob;        // "*.pt.trace.json"
     std::string_view subClassOf;  // "application/json"
+    std::string_view genericIcon;  // "text-x-generic"
 };
 
 struct TraceFormat {

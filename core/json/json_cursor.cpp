@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "base/control_escape.h"
-#include "base/unicode_tables.h"
+#include "base/unicode.h"
 
 namespace stackline::json {
 namespace {

@@ -8,6 +8,7 @@
 #include "io/trace_bytes.h"
 #include "json/json_depth.h"
 #include "kernel_info/kernel_code.h"
+#include "kernel_info/tlparse_folder.h"
 #include "kernel_info/torch_trace_log.h"
 #include "python/python_values.h"
 

@@ -1,5 +1,6 @@
-// The tlparse output folder reader (and TORCH_TRACE folders, and single tlparse artifact files):
-// the compile-id folders' numbered artifact files and chromium_events.json.
+// The compile-id folders' numbered artifact files and chromium_events.json.
+#include "kernel_info/tlparse_folder.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>

@@ -46,16 +46,4 @@ RebuiltKernelInfo readTorchTraceLog(std::string_view text, const std::string& na
 // compiled_autograd_id / frame_id / frame_compile_id; empty when there is none.
 std::string compileIdString(const nlohmann::ordered_json& envelope);
 
-// The functions below are in tlparse_folder.cpp.
-
-// A folder: a tlparse output folder (its raw.log is read as the log when present, else the
-// inductor_provenance_tracking_*_<n>.json files of its compile-id folders such as "-_0_0_0",
-// with chromium_events.json), or a TORCH_TRACE folder holding one dedicated_log_torch_trace_*.log.
-RebuiltKernelInfo readTorchTraceFolder(const std::string& dir);
-
-// One tlparse artifact file "inductor_provenance_tracking_kernel_stack_traces_<n>.json" (or the
-// payload of one such artifact): its compile id comes from the folder it sits in.
-bool isStackTraceArtifactFile(const std::string& path);
-RebuiltKernelInfo readStackTraceArtifactFile(std::string_view text, const std::string& path);
-
 }  // namespace stackline

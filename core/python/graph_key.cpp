@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "base/control_escape.h"
-#include "base/unicode_tables.h"
+#include "base/unicode.h"
 
 namespace stackline {
 namespace {

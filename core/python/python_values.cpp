@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "base/unicode_tables.h"
+#include "base/unicode.h"
 
 namespace stackline {
 namespace {

@@ -20,6 +20,7 @@
 #include "hand_wire_reader.h"
 #include "import/perfetto/packet_decoder.h"
 #include "import/perfetto/wire_reader.h"
+#include "import/trace_formats.h"
 #include "io/trace_bytes.h"
 #include "model/trace.h"
 

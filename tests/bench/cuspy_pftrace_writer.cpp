@@ -290,7 +290,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
         if (t.phase[r] != 'M') continue;
         const std::string_view name = t.nameOf(r);
         if (name != "process_name" && name != "thread_name") continue;
-        const json args = argsObject(trace, r);
+        const json args = trace.args(r).object();
         std::string value;
         if (args.is_object()) {
             auto it = args.find("name");
@@ -326,7 +326,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
         PendingGroup& cpu = groups[0];
         addSlice(cpu, absTs(r), absEnd(r), tracks.trackFor(t.keys, t.pid[r], t.tid[r]), t.nameOf(r),
                  cat);
-        const json args = argsObject(trace, r);
+        const json args = trace.args(r).object();
         if (args.is_object())
             for (auto it = args.begin(); it != args.end(); ++it)
                 encodeAnnotation(cpu.g.annotations, it.key(), it.value());
@@ -346,7 +346,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
             if (t.phase[r] != 'X') continue;
             const std::string_view cat = t.catOf(r);
             if (cat != kind.cat && !(kind.iid == 1 && cat == "Kernel")) continue;
-            const json args = argsObject(trace, r);
+            const json args = trace.args(r).object();
             stageRows.push_back(
                 {r, &kind, kind.iid == kAnnotationStage ? 0 : num(args, "correlation")});
         }
@@ -380,7 +380,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
         PendingGroup& g = groups.emplace_back();
         for (uint32_t r : rows) {
             const std::string_view name = t.nameOf(r);
-            const json args = argsObject(trace, r);
+            const json args = trace.args(r).object();
             const int64_t corr = num(args, "correlation");
             addSlice(
                 g, absTs(r), absEnd(r),
@@ -440,7 +440,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
         }
         PendingGroup& g = groups.emplace_back();
         for (uint32_t r : rows) {
-            const json args = argsObject(trace, r);
+            const json args = trace.args(r).object();
             const int64_t device = t.keys.asInt(t.pid[r]).value_or(0);
             const int64_t stream = t.keys.asInt(t.tid[r]).value_or(-1);
             addSlice(g, absTs(r), absEnd(r), uuidOf[{device, stream}], t.nameOf(r), "");
@@ -477,7 +477,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
     std::vector<int64_t> stream(stageRows.size());
     for (size_t i = 0; i < stageRows.size(); ++i) {
         const uint32_t r = stageRows[i].row;
-        const json args = argsObject(trace, r);
+        const json args = trace.args(r).object();
         const bool annotation = stageRows[i].kind->iid == kAnnotationStage;
         const int64_t device = annotation
                                    ? t.keys.asInt(t.pid[r]).value_or(0)
@@ -593,7 +593,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
         const auto pid = t.keys.asString(t.pid[r]);
         int gpu = 0;
         if (!pid || std::sscanf(std::string(*pid).c_str(), "GPU %d Counters", &gpu) != 1) continue;
-        const json args = argsObject(trace, r);
+        const json args = trace.args(r).object();
         if (!args.is_object() || !args.contains("") || !args[""].is_number()) continue;
         const std::string name(t.nameOf(r));
         auto [it, inserted] = counterIds.emplace(name, uint32_t(counterIds.size()));

@@ -15,6 +15,7 @@
 #include "cuspy_pftrace_writer.h"
 #include "import/perfetto/pftrace_decoder.h"
 #include "import/perfetto/proto_fields.h"
+#include "import/trace_formats.h"
 #include "io/trace_bytes.h"
 
 namespace {

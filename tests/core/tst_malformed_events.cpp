@@ -1,5 +1,5 @@
 // Malformed events inside a valid trace, and kernel information that loads but is malformed inside
-// (issue 7): each is reported by its index in traceEvents (the report's "uid") and the rest is
+//: each is reported by its index in traceEvents (the report's "uid") and the rest is
 // processed: exit 0, the other events annotated as usual, every event's bytes kept (only "uid" and
 // args.stack are added), the input unchanged. Run through stackline-cli as a user runs it.
 #include <QTemporaryDir>

@@ -1,4 +1,4 @@
-// Output errors (issue 7): a missing or unwritable folder, a full disk, the input as the output
+// Output errors: a missing or unwritable folder, a full disk, the input as the output
 // without --in-place exit 1 and leave no output file (nor a temporary one), the input unchanged.
 // Run through stackline-cli as a user runs it.
 #include <unistd.h>

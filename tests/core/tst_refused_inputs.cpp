@@ -1,4 +1,4 @@
-// Refused inputs (issue 7): what cannot be a trace or kernel information, what cannot be read, and
+// Refused inputs: what cannot be a trace or kernel information, what cannot be read, and
 // bad command lines exit 2 with a message naming the file (and the position: line, column and
 // byte for traces, byte for kernel information), leave no output and no report file, nothing else
 // in the folder, and the input unchanged. Also the inputs at that boundary that look odd but are

@@ -28,6 +28,7 @@
 
 #include "base/string_pool.h"
 #include "bench_process.h"
+#include "import/trace_formats.h"
 #include "model/trace.h"
 
 namespace {

@@ -132,7 +132,7 @@ struct Reader {
             } else if (kind == kineto::Category::PythonFunction) {
                 frames.push_back({row, start, end, *pid, *tid, -1});
             } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
-                const nlohmann::json args = argsObject(trace, row);
+                const nlohmann::json args = trace.args(row).object();
                 ApiItem a{{row, start, end, *pid, *tid, -1},
                           intOf(args, "correlation").value_or(0),
                           cat == "cuda_driver",
@@ -141,7 +141,7 @@ struct Reader {
                 apis.push_back(std::move(a));
             } else if (kind == kineto::Category::Kernel || kind == kineto::Category::Memory ||
                        cat == "cuda_sync") {
-                const nlohmann::json args = argsObject(trace, row);
+                const nlohmann::json args = trace.args(row).object();
                 GpuKind g = GpuKind::Kernel;
                 if (cat == "gpu_memcpy" || cat == "Memcpy") g = GpuKind::Memcpy;
                 if (cat == "gpu_memset" || cat == "Memset") g = GpuKind::Memset;
@@ -159,7 +159,7 @@ struct Reader {
         if (name != kineto::kProcessName && name != kineto::kThreadName) return;
         const auto pid = intKey(e.pid[row]), tid = intKey(e.tid[row]);
         if (!pid) return;
-        const nlohmann::json args = argsObject(trace, row);
+        const nlohmann::json args = trace.args(row).object();
         auto it = args.find("name");
         if (it == args.end() || !it->is_string()) return;
         if (name == kineto::kProcessName)
@@ -177,7 +177,7 @@ std::vector<int64_t> rangeSequenceNumbers(const Reader& r) {
     std::map<std::tuple<int64_t, int64_t, int64_t>, uint32_t> byStart;
     for (uint32_t i = 0; i < r.ranges.size(); ++i) {
         const CpuItem& c = r.ranges[i];
-        seq[i] = intArg(r.trace, c.row, "Sequence number").value_or(-1);
+        seq[i] = r.trace.args(c.row).integer("Sequence number").value_or(-1);
         byStart.emplace(std::tuple{c.pid, c.tid, r.e.tsNs[c.row]}, i);
     }
     for (const auto& [id, f] : r.flows) {
@@ -413,7 +413,7 @@ ConvertCounts writeExport(const Trace& trace, const std::string& outPath, const 
     int64_t gridId = 0;
     for (uint32_t k = 0; k < copies; ++k)
         for (const GpuItem& g : r.gpus) {
-            const nlohmann::json args = argsObject(trace, g.row);
+            const nlohmann::json args = trace.args(g.row).object();
             const auto pidIt = pidOfCorrelation.find(g.correlation);
             const int64_t gpid =
                 globalPid(pidOf(pidIt == pidOfCorrelation.end() ? mainPid : pidIt->second, k));

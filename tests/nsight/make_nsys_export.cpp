@@ -7,6 +7,7 @@
 #include <exception>
 #include <string>
 
+#include "import/trace_formats.h"
 #include "kineto_to_nsys.h"
 #include "nsys_export_writer.h"
 

@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "import/trace_formats.h"
 #include "kineto_to_nsys.h"
 #include "model/kineto.h"
 #include "nsys_export_writer.h"

@@ -1,4 +1,4 @@
-// The viewer when the open trace's file changes on disk (issue 16's repro: open a trace, truncate
+// The viewer when the open trace's file changes on disk (the reproduction: open a trace, truncate
 // it, click a few slices; and a same-size rewrite): it keeps running and keeps what it shows, the
 // details panel does not read the changed bytes, a banner offers to reload (which reopens the file
 // as it is now), and an export is refused with a message.

@@ -1,4 +1,4 @@
-// The Kernel code tab (issue 18): a selected Triton kernel shows its source numbered as in its
+// The Kernel code tab: a selected Triton kernel shows its source numbered as in its
 // module, the config the trace says it ran with (marked among the configs tried), occupancy, GPU
 // time and nodes; a kernel without code says which input would provide it and still shows the
 // launch; a Python line of its stack opens the Source tab; the Hotspots kernel list and the

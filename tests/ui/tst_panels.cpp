@@ -1,4 +1,4 @@
-// The panels of issue 16 offscreen: stepping through a kernel's instances (next, previous,
+// The panels offscreen: stepping through a kernel's instances (next, previous,
 // slowest) in the Kernels, Unresolved and Hotspots tabs, with the buttons and the Go menu's keys;
 // Hotspots names the full path and writes times in human units; typing in a filter refilters once
 // the typing pauses; a new trace clears the search and the last error; File → Open starts in the

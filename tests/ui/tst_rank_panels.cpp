@@ -1,4 +1,4 @@
-// The ranks of one job in one window (issue 19): the Steps tab names the param job's straggler
+// The ranks of one job in one window: the Steps tab names the param job's straggler
 // (rank 7) with its figures and zooms every rank to a clicked step; the Hotspots and Kernels tabs
 // get one column per rank and totals that add them up; a single trace without steps greys the
 // Steps tab.

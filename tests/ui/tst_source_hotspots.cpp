@@ -1,4 +1,4 @@
-// The Source pane and the Hotspots tab (issue 5): a recorded path is mapped to a local folder
+// The Source pane and the Hotspots tab: a recorded path is mapped to a local folder
 // (remembered per trace folder), a missing file says where it looked and shows the stack's code
 // line, the bundled example's top hotspot is model.py:51 as `stackline-cli hotspots --json` says
 // and selecting it highlights its kernels on the timeline, the details show a kernel's graph key

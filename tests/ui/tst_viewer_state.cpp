@@ -1,4 +1,4 @@
-// The viewer's state in one place (issue 15): one selection, made through the ViewerState, by a
+// The viewer's state in one place: one selection, made through the ViewerState, by a
 // click in the timeline or on a panel row, reaches the timeline and every panel (details show the
 // kernel's stack, the Kernels / Unresolved / Diagnostics / Hotspots rows follow, the Source pane
 // shows the launching line); the selection history goes back and forward; a highlight reaches the

@@ -4,9 +4,12 @@
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QWidget>
-#include <cstring>
+#include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "annotate/exporter.h"
+#include "import/trace_formats.h"
 #include "shell/main_window.h"
 #include "state/viewer_state.h"
 
@@ -60,8 +63,17 @@ void MainWindow::onExportFinished(bool cancelled, const QString& error) {
 void MainWindow::chooseExport() {
     if (!document()) return;
     QString suggested = document()->tracePath();
-    for (const char* ext : {".json.gz", ".json"})
-        if (suggested.endsWith(QLatin1String(ext))) suggested.chop(int(strlen(ext)));
+    // The trace's name without the longest of the formats' suffixes ("*.json.gz" before "*.json").
+    std::vector<std::string_view> patterns = stackline::traceFilePatterns();
+    std::sort(patterns.begin(), patterns.end(),
+              [](std::string_view a, std::string_view b) { return a.size() > b.size(); });
+    for (std::string_view p : patterns) {
+        const QString suffix = QString::fromUtf8(p.data(), qsizetype(p.size())).mid(1);
+        if (p.starts_with('*') && suggested.endsWith(suffix)) {
+            suggested.chop(suffix.size());
+            break;
+        }
+    }
     suggested += QStringLiteral(".annotated.json.gz");
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export Annotated Trace"), suggested,

@@ -1,25 +1,13 @@
 // Python 3.11's code point classes (Unicode 14), for the parts of the reference that depend on
-// them: the regex classes \w and \s, str.strip/isspace, str.isprintable (repr) and int() digits.
+// them: the regex classes \w and \s, str.strip/isspace, str.isprintable (repr) and int() digits;
+// and UTF-8 as Python's surrogateescape reads and writes it.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace stackline::unicode {
-
-struct CodePointRange {
-    char32_t first;
-    char32_t last;
-};
-
-extern const CodePointRange kWordRanges[];
-extern const std::size_t kWordRangesSize;
-extern const CodePointRange kSpaceRanges[];
-extern const std::size_t kSpaceRangesSize;
-extern const CodePointRange kNonPrintableRanges[];
-extern const std::size_t kNonPrintableRangesSize;
-extern const CodePointRange kDecimalZeroRanges[];
-extern const std::size_t kDecimalZeroRangesSize;
 
 bool isWord(char32_t c);       // regex \w: str.isalnum() or '_'
 bool isSpace(char32_t c);      // str.isspace(), regex \s
