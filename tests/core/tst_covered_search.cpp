@@ -14,7 +14,7 @@ namespace {
 
 constexpr uint32_t kNotCovered = UINT32_MAX;
 
-struct Span {
+struct TimeSpan {
     double start, end;
 };
 
@@ -23,7 +23,7 @@ PyNum number(double v, bool asFloat) {
 }
 
 // Regions (start, end), row i for the i-th; as Python ints unless asFloat (NaN is a float).
-ThreadRegions regionsOf(const std::vector<Span>& spans, bool asFloat) {
+ThreadRegions regionsOf(const std::vector<TimeSpan>& spans, bool asFloat) {
     ThreadRegions regions;
     for (std::size_t i = 0; i < spans.size(); ++i)
         regions.add({number(spans[i].start, asFloat), number(spans[i].end, asFloat), uint32_t(i)});
@@ -32,7 +32,7 @@ ThreadRegions regionsOf(const std::vector<Span>& spans, bool asFloat) {
 }
 
 // The row of the region covering the event, or kNotCovered.
-uint32_t coveringRow(ThreadRegions& regions, Span event, bool asFloat) {
+uint32_t coveringRow(ThreadRegions& regions, TimeSpan event, bool asFloat) {
     std::ptrdiff_t i =
         asFloat && regions.floatsOnly()
             ? regions.coveringFloat(event.start, event.end)
@@ -41,9 +41,9 @@ uint32_t coveringRow(ThreadRegions& regions, Span event, bool asFloat) {
 }
 
 // Region 1 starts inside region 0; regions 2 and 3 start together (3 is found: the later one).
-const std::vector<Span> kRegions = {{0, 100}, {10, 20}, {150, 160}, {150, 170}, {200, 300}};
+const std::vector<TimeSpan> kRegions = {{0, 100}, {10, 20}, {150, 160}, {150, 170}, {200, 300}};
 struct Case {
-    Span event;
+    TimeSpan event;
     uint32_t row;
 };
 const std::vector<Case> kCases = {
@@ -114,7 +114,7 @@ private slots:
     void aRegionStartingAtNanUnordersTheStarts() {
         // Sorted, the starts stay 50, NaN, 0, 200 (NaN compares false both ways), and
         // bisect_left over them still picks a region; the processor must pick the same.
-        const std::vector<Span> regions = {{50, 60}, {NAN, NAN}, {0, 100}, {200, 210}};
+        const std::vector<TimeSpan> regions = {{50, 60}, {NAN, NAN}, {0, 100}, {200, 210}};
         const std::vector<Case> cases = {{{55, 58}, 2},   {{5, 10}, 2},
                                          {{205, 206}, 3}, {{NAN, NAN}, kNotCovered},
                                          {{60, 60}, 2},   {{150, 150}, kNotCovered}};
