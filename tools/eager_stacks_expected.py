@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Expected eager stacks of a with_stack=True trace, computed from the JSON alone (independently of
-Stackline), for tests/core/tst_eager_stacks.cpp.
+Stackline), for tests/core/analysis/tst_eager_stacks.cpp.
 
 A GPU kernel outside compiled regions is launched by the runtime call with the same correlation id;
 its stack is the python_function slices enclosing that call on its thread. Writes the number of

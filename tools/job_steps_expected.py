@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Per-step figures of the ranks of one job, computed from the traces' JSON alone (no Stackline
-code), for the figures tests/core/tst_job_steps.cpp hard-codes.
+code), for the figures tests/core/analysis/tst_job_steps.cpp hard-codes.
 
 usage: job_steps_expected.py FOLDER    (every *.json.gz in it is one rank, by file name)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Expected kernel-code records for tests/core/tst_kernel_code.cpp, computed from the inputs alone
+"""Expected kernel-code records for tests/core/kernel_info/tst_kernel_code.cpp, computed from the inputs alone
 (regular expressions on the log and the trace's JSON; no Stackline code).
 
 usage: kernel_code_expected.py log LOG > tests/data/kernel_code/NAME.json

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Expected figures of `stackline-cli summary TRACE --range START_US:END_US --json`, computed
-from the trace's JSON alone (no Stackline code), for tests/core/tst_range_summary.cpp.
+from the trace's JSON alone (no Stackline code), for tests/core/analysis/tst_range_summary.cpp.
 
 usage: range_summary_expected.py TRACE START_US END_US > tests/data/range_summary/NAME.json
 

@@ -45,7 +45,7 @@ struct PhaseTimer {
 };
 
 // Tests rewrite the input at this point, with the trace loaded and not yet exported
-// (tests/core/tst_cli.cpp): given STACKLINE_TEST_PAUSE_BEFORE_EXPORT=FILE, FILE is created and
+// (tests/scenarios/tst_cli.cpp): given STACKLINE_TEST_PAUSE_BEFORE_EXPORT=FILE, FILE is created and
 // the export waits until it is gone (30 s at most).
 void pauseForTests() {
     const char* flag = std::getenv("STACKLINE_TEST_PAUSE_BEFORE_EXPORT");

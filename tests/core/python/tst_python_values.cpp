@@ -7,7 +7,7 @@
 
 using namespace stackline;
 
-class TstPyValue : public QObject {
+class TstPythonValues : public QObject {
     Q_OBJECT
 private slots:
     void intFloatComparisonsAreExact() {
@@ -149,5 +149,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstPyValue)
-#include "tst_py_value.moc"
+QTEST_GUILESS_MAIN(TstPythonValues)
+#include "tst_python_values.moc"

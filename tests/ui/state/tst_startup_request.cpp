@@ -23,7 +23,7 @@ const QString kTrace = QStringLiteral(STACKLINE_DATA "/counters/hta_counters.jso
 
 }  // namespace
 
-class TstStartupView : public QObject {
+class TstStartupRequest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { isolateSettings(); }
@@ -87,5 +87,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstStartupView)
-#include "tst_startup_view.moc"
+QTEST_MAIN(TstStartupRequest)
+#include "tst_startup_request.moc"

@@ -158,8 +158,8 @@ private slots:
     // by one hipGraphLaunch, no compiled region. With kernel information the viewer says why
     // none gets a stack, in a message box and the Diagnostics tab, at the launch.
     void graphReplayWithoutCompiledRegion() {
-        const QString dir = QStringLiteral(STACKLINE_TEST_DATA
-                                           "/../../data/corpus/vllm_decode_full_graph_execution/");
+        const QString dir =
+            QStringLiteral(STACKLINE_CORPUS_DIR "/vllm_decode_full_graph_execution/");
         QVERIFY(open(dir + "trace.json.gz", dir + "kernel_info.json"));
         DiagnosticsPanel* panel = window_->diagnostics();
         QCOMPARE(window_->tabs()->currentWidget(), panel);
