@@ -1,5 +1,6 @@
 // kernel-code: what Inductor generated for each kernel, and with --trace how it ran there.
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <iostream>
 #include <map>
@@ -132,7 +133,9 @@ OrderedJson timeJson(const OnTrace& t) {
     OrderedJson j = OrderedJson::object();
     j["count"] = t.durNs.size();
     j["total_ns"] = total;
-    j["mean_ns"] = t.durNs.empty() ? 0.0 : double(total) / double(t.durNs.size());
+    // Rounded to the nearest nanosecond, as every time of the JSON is an integer.
+    const auto count = int64_t(t.durNs.size());
+    j["mean_ns"] = count == 0 ? 0 : (total + count / 2) / count;
     j["min_ns"] = t.durNs.empty() ? 0 : *std::min_element(t.durNs.begin(), t.durNs.end());
     j["max_ns"] = t.durNs.empty() ? 0 : *std::max_element(t.durNs.begin(), t.durNs.end());
     return j;
@@ -155,7 +158,8 @@ OrderedJson recordJson(const KernelCode& k) {
     j["autotune_cache_state"] = k.autotuneCacheState;
     j["configs"] = k.configs;
     j["num_configs"] = k.numConfigs ? OrderedJson(*k.numConfigs) : OrderedJson();
-    j["compile_time_us"] = k.compileTimeUs ? OrderedJson(*k.compileTimeUs) : OrderedJson();
+    j["compile_time_ns"] =
+        k.compileTimeUs ? OrderedJson(std::llround(*k.compileTimeUs * 1000.0)) : OrderedJson();
     j["post_grad_nodes"] = k.postGradNodes;
     j["pre_grad_nodes"] = k.preGradNodes;
     return j;
@@ -217,8 +221,10 @@ void printTrace(std::ostream& o, const OnTrace& t) {
     OrderedJson j = timeJson(t);
     o << "  on the trace: " << j["count"].get<std::size_t>() << " launches, total "
       << j["total_ns"].get<int64_t>() / 1000.0 << " us, mean "
-      << j["mean_ns"].get<double>() / 1000.0 << " us, min " << j["min_ns"].get<int64_t>() / 1000.0
-      << " us, max " << j["max_ns"].get<int64_t>() / 1000.0 << " us\n";
+      << (t.durNs.empty() ? 0.0 : double(j["total_ns"].get<int64_t>()) / double(t.durNs.size())) /
+             1000.0
+      << " us, min " << j["min_ns"].get<int64_t>() / 1000.0 << " us, max "
+      << j["max_ns"].get<int64_t>() / 1000.0 << " us\n";
     if (!t.externOrder.empty()) return;
     for (const TritonLaunch& l : t.distinct) {
         OrderedJson lj = launchJson(l);
