@@ -74,13 +74,14 @@ std::string compileIdString(const OJ& env) {
     };
     std::optional<long long> ca = num("compiled_autograd_id"), frame = num("frame_id"),
                              fc = num("frame_compile_id");
-    if (ca) {
-        std::string s = "!" + std::to_string(*ca);
-        if (frame && fc) s += "/" + std::to_string(*frame) + "/" + std::to_string(*fc);
-        return s;
+    // Appended piece by piece: GCC 12 warns of a false -Wrestrict on "!" + std::to_string(...).
+    std::string s;
+    if (ca) (s += '!') += std::to_string(*ca);
+    if (frame && fc) {
+        if (ca) s += '/';
+        ((s += std::to_string(*frame)) += '/') += std::to_string(*fc);
     }
-    if (frame && fc) return std::to_string(*frame) + "/" + std::to_string(*fc);
-    return {};
+    return s;
 }
 
 bool looksLikeStructuredLog(std::string_view text) {
