@@ -91,13 +91,12 @@ void MainWindow::buildLayout() {
         panels_.push_back(page);
         tabs_->addTab(page, info.title);
         if (info.badgeChanged) info.badgeChanged(page, this, [this] { updateTabs(); });
+        if (info.opens) info.opens(page, this, [this](const QString& id) { showTab(id); });
     }
-    auto show = [this](const QString& id) { showTab(id); };
-    for (size_t i = 0; i < panels_.size(); ++i)
-        if (panelTable()[i].opens) panelTable()[i].opens(panels_[i], this, show);
+    updateTabs();
+    // The side panel is no tab: its stack frames open the Source tab.
     connect(details_, &DetailsPanel::frameActivated, this,
             [this] { showTab(QStringLiteral("source")); });
-    updateTabs();
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
