@@ -35,6 +35,7 @@
 #include "io/memory_budget.h"
 #include "panels/diff_panel.h"
 #include "panels/hotspots_panel.h"
+#include "panels/panel_table.h"
 #include "shell/main_window.h"
 #include "shell/search_controller.h"
 #include "state/path_map.h"
@@ -95,12 +96,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption select(QStringLiteral("select"),
                                     QStringLiteral("Select the first slice named NAME, or uid."),
                                     QStringLiteral("NAME_OR_UID"));
-    const QCommandLineOption tab(
-        QStringLiteral("tab"),
-        QStringLiteral(
-            "Show this tab: kernels, unresolved, diagnostics, hotspots, source, selection, flame, "
-            "code (Kernel code), steps or diff (with --compare)."),
-        QStringLiteral("TAB"));
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QStringLiteral("Show this tab: %1.").arg(panelIdsText()),
+                                 QStringLiteral("TAB"));
     const QCommandLineOption hotspot(
         QStringLiteral("hotspot"),
         QStringLiteral("Select the N-th source line (1: the top one) of the Hotspots tab."),
@@ -231,7 +229,7 @@ int main(int argc, char** argv) {
             window.showAllFlowsAction()->trigger();
         if (cli.isSet(hotspot)) {
             window.showTab(QStringLiteral("hotspots"));
-            window.hotspots()->selectVisualRow(cli.value(hotspot).toInt() - 1);
+            window.panel<HotspotsPanel>()->selectVisualRow(cli.value(hotspot).toInt() - 1);
         }
         if (cli.isSet(tab) && !window.showTab(cli.value(tab)))
             std::fprintf(stderr, "stackline: no tab named \"%s\"\n", qPrintable(cli.value(tab)));
@@ -240,7 +238,7 @@ int main(int argc, char** argv) {
         auto* settle = new QTimer(&window);
         settle->setInterval(200);
         QObject::connect(settle, &QTimer::timeout, &window, [&window, settle, png] {
-            if (window.diff()->isComputing()) return;
+            if (window.panel<DiffPanel>()->isComputing()) return;
             settle->stop();
             const bool ok = window.grab().save(png);
             if (!ok) std::fprintf(stderr, "stackline: cannot write %s\n", qPrintable(png));

@@ -303,7 +303,7 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         Interaction& i = out.emplace_back(Interaction{"sort a table (Kernels)", {}, 0});
         w.showTab(QStringLiteral("kernels"));
         settle();
-        QHeaderView* header = w.kernels()->view()->horizontalHeader();
+        QHeaderView* header = w.panel<KernelsPanel>()->view()->horizontalHeader();
         for (int k = 0; k < n; ++k) {
             const int column = k % header->count();
             const QPoint at(
@@ -319,7 +319,7 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         Interaction& i = out.emplace_back(Interaction{"filter keystroke (Unresolved)", {}, 0});
         w.showTab(QStringLiteral("unresolved"));
         settle();
-        TablePanel* table = w.unresolved();
+        TablePanel* table = w.panel<UnresolvedPanel>();
         int applied = 0;
         const QMetaObject::Connection c =
             QObject::connect(table, &TablePanel::filterApplied, [&] { ++applied; });
@@ -348,7 +348,7 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         Interaction& i = out.emplace_back(Interaction{"highlight a hotspot's kernels", {}, 0});
         w.showTab(QStringLiteral("hotspots"));
         settle();
-        QTableView* view = w.hotspots()->table()->view();
+        QTableView* view = w.panel<HotspotsPanel>()->table()->view();
         const int rows = view->model()->rowCount();
         std::printf("  (%d lines in the Hotspots table)\n", rows);
         for (int k = 0; k < n && rows > 1; ++k) {

@@ -11,7 +11,6 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <limits>
 
@@ -112,22 +111,15 @@ DiffPanel::DiffPanel(ViewerState* state, QWidget* parent) : QWidget(parent), sta
                     if (current.isValid())
                         (this->*choose)(table->proxy()->mapToSource(current).row());
                 });
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        const Computed c = watcher_.result();
-        if (c.generation == generation_) showDiff(c.diff);
-    });
     connect(state_, &ViewerState::documentsChanged, this, &DiffPanel::invalidate);
     invalidate();
 }
 
-void DiffPanel::showEvent(QShowEvent* e) {
-    QWidget::showEvent(e);
-    if (stale_) recompute();
-}
-
 void DiffPanel::invalidate() {
-    stale_ = true;
-    if (isVisible() || !isComparing()) recompute();
+    if (isComparing())
+        gate_.invalidate();
+    else
+        gate_.run();
 }
 
 bool DiffPanel::isComparing() const {
@@ -135,10 +127,8 @@ bool DiffPanel::isComparing() const {
 }
 
 void DiffPanel::recompute() {
-    stale_ = false;
-    ++generation_;  // drops a result for other documents or options
     if (!isComparing()) {
-        computing_ = false;
+        computed_.drop();  // a result for other documents
         showDiff(nullptr);
         return;
     }
@@ -148,22 +138,18 @@ void DiffPanel::recompute() {
         lines_->show(nullptr, nullptr);
         kernels_->show(nullptr, nullptr);
     }
-    computing_ = true;
     header_->setText(tr("Comparing %1 with %2…").arg(fileName(*docs[0]), fileName(*docs[1])));
-    watcher_.setFuture(QtConcurrent::run([base = docs[0], next = docs[1],
-                                          eager = allKernels_->isChecked(),
-                                          generation = generation_]() -> Computed {
+    computed_.start([base = docs[0], next = docs[1], eager = allKernels_->isChecked()] {
         auto input = [eager](const ViewedTrace& doc) {
             RunInput in{doc.trace.get(), &doc.provenance, {}, &doc.kernelInfo};
             if (eager) in.options.eager = &doc.eager;
             return in;
         };
-        return {generation, std::make_shared<const RunDiff>(diffRuns(input(*base), input(*next)))};
-    }));
+        return std::make_shared<const RunDiff>(diffRuns(input(*base), input(*next)));
+    });
 }
 
 void DiffPanel::showDiff(std::shared_ptr<const RunDiff> diff) {
-    computing_ = false;
     const auto base = diff && isComparing() ? state_->documents()[0] : nullptr;
     lines_->show(base, diff);
     kernels_->show(base, diff);

@@ -6,12 +6,12 @@
 // first kernel of each run and selects the base run's.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "panels/diff_model.h"
+#include "panels/lazy_result.h"
 
 class QAbstractButton;
 class QCheckBox;
@@ -28,7 +28,7 @@ public:
     // The window holds two runs to compare.
     bool isComparing() const;
     // A diff is being computed; the tables show the previous one (or none).
-    bool isComputing() const { return computing_; }
+    bool isComputing() const { return computed_.isComputing(); }
     DiffLinesModel* lines() const { return lines_; }
     DiffKernelsModel* kernels() const { return kernels_; }
     TablePanel* lineTable() const { return lineTable_; }
@@ -49,11 +49,9 @@ signals:
     // Another diff is shown (or none).
     void diffChanged();
 
-protected:
-    void showEvent(QShowEvent* e) override;
-
 private:
-    // The documents or options changed: recompute now when shown, else when next shown.
+    // The documents or options changed: recompute now when shown (or when there is nothing to
+    // compare), else when next shown.
     void invalidate();
     void recompute();
     void showDiff(std::shared_ptr<const stackline::RunDiff> diff);
@@ -71,12 +69,8 @@ private:
     DiffKernelsModel* kernels_;
     TablePanel* lineTable_;
     TablePanel* kernelTable_;
-    struct Computed {
-        uint64_t generation = 0;
-        std::shared_ptr<const stackline::RunDiff> diff;
-    };
-    QFutureWatcher<Computed> watcher_;
-    uint64_t generation_ = 0;  // of the latest request; older results are dropped
-    bool computing_ = false;
-    bool stale_ = false;
+    ShowGate gate_{this, [this] { recompute(); }};
+    // The diff asked for; a newer request (other documents or options) drops an older one.
+    LazyResult<std::shared_ptr<const stackline::RunDiff>> computed_{
+        [this](std::shared_ptr<const stackline::RunDiff> diff) { showDiff(std::move(diff)); }};
 };

@@ -31,17 +31,18 @@ FlamePanel::FlamePanel(ViewerState* state, QWidget* parent)
     layout->addLayout(controls);
     layout->addWidget(scroll, 1);
 
-    connect(mode_, &QComboBox::currentIndexChanged, this, &FlamePanel::invalidate);
-    connect(allKernels_, &QCheckBox::toggled, this, &FlamePanel::invalidate);
+    connect(mode_, &QComboBox::currentIndexChanged, &gate_, &ShowGate::invalidate);
+    connect(allKernels_, &QCheckBox::toggled, &gate_, &ShowGate::invalidate);
     // Another document shown: reloaded, or another one of the window made current.
     for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
-        connect(state_, shown, this, &FlamePanel::invalidate);
-    connect(state_, &ViewerState::rangeChanged, this, &FlamePanel::invalidate);
+        connect(state_, shown, &gate_, &ShowGate::invalidate);
+    connect(state_, &ViewerState::rangeChanged, &gate_, &ShowGate::invalidate);
     connect(state_, &ViewerState::selectionChanged, this, [this] {
-        if (mode_->currentIndex() == CpuThread) invalidate();
+        if (mode_->currentIndex() == CpuThread) gate_.invalidate();
     });
     connect(view_, &FlameGraphView::sourceRequested, state_,
             [this](const QString& file, int line) { state_->showSource(file, line); });
+    gate_.invalidate();
 }
 
 void FlamePanel::setMode(Mode mode) {
@@ -52,18 +53,7 @@ void FlamePanel::setAllKernels(bool on) {
     allKernels_->setChecked(on);
 }
 
-void FlamePanel::showEvent(QShowEvent* e) {
-    QWidget::showEvent(e);
-    if (stale_) rebuild();
-}
-
-void FlamePanel::invalidate() {
-    stale_ = true;
-    if (isVisible()) rebuild();
-}
-
 void FlamePanel::rebuild() {
-    stale_ = false;
     allKernels_->setEnabled(mode_->currentIndex() == GpuByPythonPath);
     const std::shared_ptr<const ViewedTrace> doc = state_->current();
     const TimeRange range = state_->selectedRange() ? state_->selectedRange()->range : TimeRange{};

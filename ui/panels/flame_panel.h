@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include "panels/lazy_result.h"
+
 class FlameGraphView;
 class QCheckBox;
 class QComboBox;
@@ -22,12 +24,7 @@ public:
     void setMode(Mode mode);
     void setAllKernels(bool on);
 
-protected:
-    void showEvent(QShowEvent* e) override;
-
 private:
-    // Rebuilds now when shown, else when next shown.
-    void invalidate();
     void rebuild();
 
     ViewerState* state_;
@@ -35,5 +32,5 @@ private:
     QCheckBox* allKernels_;
     QLabel* summary_;
     FlameGraphView* view_;
-    bool stale_ = true;
+    ShowGate gate_{this, [this] { rebuild(); }};
 };

@@ -11,7 +11,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <unordered_set>
 
@@ -174,12 +173,8 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     allKernels_ = newAllKernelsToggle();
     table_->addBesideFilter(rangeOnly_);
     table_->addBesideFilter(allKernels_);
-    connect(rangeOnly_, &RangeToggle::activeChanged, this, &HotspotsPanel::invalidate);
-    connect(allKernels_, &QCheckBox::toggled, this, &HotspotsPanel::invalidate);
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        const Computed c = watcher_.result();
-        if (c.generation == generation_) showHotspots(c);
-    });
+    connect(rangeOnly_, &RangeToggle::activeChanged, &gate_, &ShowGate::invalidate);
+    connect(allKernels_, &QCheckBox::toggled, &gate_, &ShowGate::invalidate);
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     rl->addWidget(summary_);
@@ -223,12 +218,12 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
     connect(state_, &ViewerState::currentChanged, this, [this] {
         doc_ = state_->current();
         // The range is the current document's: the other ranks' spans move with it.
-        if (ranks() && rangeOnly_->active()) invalidate();
+        if (ranks() && rangeOnly_->active()) gate_.invalidate();
         if (selected_ >= 0) showLine(selected_);
     });
     // Another alignment moves the range over the other ranks' own times.
     connect(state_, &ViewerState::offsetsChanged, this, [this] {
-        if (ranks() && rangeOnly_->active()) invalidate();
+        if (ranks() && rangeOnly_->active()) gate_.invalidate();
     });
     connect(state_, &ViewerState::selectionChanged, this, &HotspotsPanel::followSelection);
     setDocuments();
@@ -237,54 +232,39 @@ HotspotsPanel::HotspotsPanel(ViewerState* state, QWidget* parent) : QWidget(pare
 void HotspotsPanel::setDocuments() {
     docs_ = state_->documents();
     doc_ = state_->current();
-    ++generation_;  // drops a result for the previous documents
+    computed_.drop();  // a result for the previous documents
     // One document's own figures at once; recomputed when a toggle asks for others. Several
     // documents' lines are matched up off the GUI thread.
     showHotspots(
-        {generation_,
-         {},
+        {{},
          doc_ && !ranks() ? std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots) : nullptr,
          nullptr});
     // Several documents: their lines now, whether shown or not, for the tab's count.
     if (ranks())
-        recompute();
+        gate_.run();
     else if (allKernels_->isChecked())
-        invalidate();
-}
-
-void HotspotsPanel::showEvent(QShowEvent* e) {
-    QWidget::showEvent(e);
-    if (stale_) recompute();
-}
-
-void HotspotsPanel::invalidate() {
-    stale_ = true;
-    if (isVisible()) recompute();
+        gate_.invalidate();
 }
 
 void HotspotsPanel::recompute() {
-    stale_ = false;
     if (!doc_) return;
     KernelStacksOptions options;
     if (const auto range = rangeOnly_->active()) options.range = range->range;
     options.eager = allKernels_->isChecked() ? &doc_->eager : nullptr;
-    ++generation_;
     if (!ranks() && options.range.isAll() && !options.eager) {
-        showHotspots({generation_, options, std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots),
-                      nullptr});
+        computed_.drop();
+        showHotspots({options, std::shared_ptr<const Hotspots>(doc_, &doc_->hotspots), nullptr});
         return;
     }
     // A big trace takes a while: off the GUI thread; a newer request supersedes this one.
-    computing_ = true;
     summary_->setText(tr("Computing…"));
     if (!ranks()) {
-        watcher_.setFuture(
-            QtConcurrent::run([doc = doc_, options, generation = generation_]() -> Computed {
-                return {generation, options,
-                        std::make_shared<const Hotspots>(
-                            computeHotspots(*doc->trace, doc->provenance, options)),
-                        nullptr};
-            }));
+        computed_.start([doc = doc_, options]() -> Computed {
+            return {options,
+                    std::make_shared<const Hotspots>(
+                        computeHotspots(*doc->trace, doc->provenance, options)),
+                    nullptr};
+        });
         return;
     }
     // The range is the current document's: each rank gets the same span of the shared time axis.
@@ -292,30 +272,27 @@ void HotspotsPanel::recompute() {
     for (const auto& d : docs_)
         shifts.push_back(state_->offsetNs(doc_.get()) - state_->offsetNs(d.get()));
     const bool eager = options.eager != nullptr;
-    watcher_.setFuture(QtConcurrent::run(
-        [docs = docs_, options, shifts, eager, generation = generation_]() -> Computed {
-            std::vector<Hotspots> computed(docs.size());
-            std::vector<const Hotspots*> perDoc;
-            for (size_t i = 0; i < docs.size(); ++i) {
-                const ViewedTrace& d = *docs[i];
-                KernelStacksOptions own;
-                if (!options.range.isAll())
-                    own.range = {options.range.start + shifts[i], options.range.end + shifts[i]};
-                own.eager = eager ? &d.eager : nullptr;
-                if (own.range.isAll() && !own.eager) {
-                    perDoc.push_back(&d.hotspots);
-                    continue;
-                }
-                computed[i] = computeHotspots(*d.trace, d.provenance, own);
-                perDoc.push_back(&computed[i]);
+    computed_.start([docs = docs_, options, shifts, eager]() -> Computed {
+        std::vector<Hotspots> computed(docs.size());
+        std::vector<const Hotspots*> perDoc;
+        for (size_t i = 0; i < docs.size(); ++i) {
+            const ViewedTrace& d = *docs[i];
+            KernelStacksOptions own;
+            if (!options.range.isAll())
+                own.range = {options.range.start + shifts[i], options.range.end + shifts[i]};
+            own.eager = eager ? &d.eager : nullptr;
+            if (own.range.isAll() && !own.eager) {
+                perDoc.push_back(&d.hotspots);
+                continue;
             }
-            return {generation, options, nullptr,
-                    std::make_shared<const RankedHotspots>(rankHotspots(perDoc))};
-        }));
+            computed[i] = computeHotspots(*d.trace, d.provenance, own);
+            perDoc.push_back(&computed[i]);
+        }
+        return {options, nullptr, std::make_shared<const RankedHotspots>(rankHotspots(perDoc))};
+    });
 }
 
 void HotspotsPanel::showHotspots(const Computed& c) {
-    computing_ = false;
     shownOptions_ = c.options;
     if (c.ranked)
         model_->showRanks(docs_, c.ranked);

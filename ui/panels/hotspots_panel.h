@@ -13,12 +13,12 @@
 // list and stepper go through the current document's.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "analysis/rank_hotspots.h"
+#include "panels/lazy_result.h"
 #include "panels/table_model.h"
 #include "state/viewed_trace.h"
 
@@ -80,7 +80,7 @@ public:
     QCheckBox* allKernels() const { return allKernels_; }
     // The options the shown lines were computed with; true while a recomputation runs.
     const stackline::KernelStacksOptions& options() const { return shownOptions_; }
-    bool isComputing() const { return computing_; }
+    bool isComputing() const { return computed_.isComputing(); }
     // Chooses the line shown at this (sorted) position of the table; -1 clears.
     void selectVisualRow(int row);
     // The source-model row shown, or -1.
@@ -94,12 +94,8 @@ signals:
     // the Kernel code tab may show it.
     void kernelCodeRequested();
 
-protected:
-    void showEvent(QShowEvent* e) override;
-
 private:
     struct Computed {
-        uint64_t generation = 0;
         stackline::KernelStacksOptions options;
         std::shared_ptr<const stackline::Hotspots> hotspots;      // one document
         std::shared_ptr<const stackline::RankedHotspots> ranked;  // several
@@ -107,8 +103,9 @@ private:
     // The viewer's documents were replaced.
     void setDocuments();
     bool ranks() const { return docs_.size() > 1; }
-    // The toggles or the range changed: recompute now when shown, else when next shown.
-    void invalidate();
+    // The lines for the toggles and the range: at once when they are the document's own, else
+    // off the GUI thread (behind gate_: when the toggles or the range change, recomputed now when
+    // shown, else when next shown).
     void recompute();
     void showHotspots(const Computed& computed);
     // The user chose a line: highlight its kernels, show its source.
@@ -132,11 +129,10 @@ private:
     InstanceStepper* stepper_;
     RangeToggle* rangeOnly_;
     QCheckBox* allKernels_;
-    QFutureWatcher<Computed> watcher_;
-    uint64_t generation_ = 0;  // of the latest request; older results are dropped
     stackline::KernelStacksOptions shownOptions_;
-    bool stale_ = false;
-    bool computing_ = false;  // the lines asked for are not shown yet
+    ShowGate gate_{this, [this] { recompute(); }};
+    // The lines asked for, computed in the background; a newer request drops an older one.
+    LazyResult<Computed> computed_{[this](const Computed& c) { showHotspots(c); }};
     int selected_ = -1;
     bool following_ = false;  // marking a row is not choosing it
 };

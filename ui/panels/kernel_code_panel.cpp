@@ -216,51 +216,36 @@ KernelCodePanel::KernelCodePanel(ViewerState* state, QWidget* parent)
     // Another document shown: reloaded, or another one of the window made current.
     for (auto shown : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
         connect(state_, shown, this, &KernelCodePanel::clear);
-    connect(state_, &ViewerState::selectionChanged, this, &KernelCodePanel::followSelection);
+    connect(state_, &ViewerState::selectionChanged, &gate_, &ShowGate::invalidate);
 }
 
 void KernelCodePanel::followSelection() {
-    stale_ = !isVisible();
-    if (stale_) return;
     const EventRef e = state_->selected();
     if (e.isValid()) showKernel(*e.doc, e.doc->kernelInfo.code(), e.row);
 }
 
-void KernelCodePanel::catchUp() {
-    if (stale_) {
-        stale_ = false;
-        const EventRef e = state_->selected();
-        if (e.isValid()) showKernel(*e.doc, e.doc->kernelInfo.code(), e.row);
-    }
-}
-
-void KernelCodePanel::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    catchUp();
-}
-
 QString KernelCodePanel::headingText() {
-    catchUp();
+    gate_.catchUp();
     return heading_->text();
 }
 
 QString KernelCodePanel::messageText() {
-    catchUp();
+    gate_.catchUp();
     return message_->isHidden() ? QString() : message_->text();
 }
 
 CodeEditor* KernelCodePanel::editor() {
-    catchUp();
+    gate_.catchUp();
     return editor_;
 }
 
 QListWidget* KernelCodePanel::pythonLines() {
-    catchUp();
+    gate_.catchUp();
     return lines_;
 }
 
 QString KernelCodePanel::detailsText() {
-    catchUp();
+    gate_.catchUp();
     QTextDocument d;
     d.setHtml(details_->text());
     return d.toPlainText();

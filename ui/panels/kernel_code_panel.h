@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "kernel_info/kernel_code.h"
+#include "panels/lazy_result.h"
 #include "state/viewed_trace.h"
 
 class CodeEditor;
@@ -42,13 +43,9 @@ signals:
     // A Python line was clicked and given to ViewerState::showSource.
     void sourceOpened();
 
-protected:
-    void showEvent(QShowEvent* event) override;
-
 private:
-    // Shows the selected kernel when visible; else marks the panel stale.
+    // Shows the selected kernel (behind gate_: when visible, else when shown or read).
     void followSelection();
-    void catchUp();
     void showCode(const ViewedTrace& doc, const stackline::KernelCodeIndex& code,
                   const stackline::KernelCode* record, const stackline::TritonLaunch& launch,
                   const std::vector<const stackline::KernelCode*>& externs, uint32_t row);
@@ -63,5 +60,5 @@ private:
     CodeEditor* editor_;
     PythonHighlighter* highlighter_;
     QListWidget* lines_;
-    bool stale_ = false;  // the selection changed while hidden
+    ShowGate gate_{this, [this] { followSelection(); }};
 };

@@ -210,12 +210,9 @@ KernelsPanel::KernelsPanel(ViewerState* state, QWidget* parent)
     for (auto changed : {&ViewerState::documentsChanged, &ViewerState::currentChanged})
         connect(state_, changed, this, [this] {
             doc_ = state_->current();
-            refill();
+            gate_.run();
         });
-    connect(rangeOnly_, &RangeToggle::activeChanged, this, [this] {
-        stale_ = true;
-        if (isVisible()) refill();
-    });
+    connect(rangeOnly_, &RangeToggle::activeChanged, &gate_, &ShowGate::invalidate);
     connect(state_, &ViewerState::selectionChanged, this, [this] {
         const int row = model_->rowOf(state_->selectedRow(doc_.get()));
         markSourceRow(row);
@@ -231,7 +228,6 @@ void KernelsPanel::stepThrough(int row) {
 }
 
 void KernelsPanel::refill() {
-    stale_ = false;
     std::vector<int64_t> shifts;
     for (const auto& d : state_->documents())
         shifts.push_back(state_->offsetNs(doc_.get()) - state_->offsetNs(d.get()));
@@ -239,9 +235,4 @@ void KernelsPanel::refill() {
     stepped_ = -1;
     stepper_->setInstances(nullptr, {});
     markSourceRow(model_->rowOf(state_->selectedRow(doc_.get())));
-}
-
-void KernelsPanel::showEvent(QShowEvent* e) {
-    TablePanel::showEvent(e);
-    if (stale_) refill();
 }

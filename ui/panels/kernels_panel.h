@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "panels/lazy_result.h"
 #include "panels/table_model.h"
 #include "panels/table_panel.h"
 #include "state/viewed_trace.h"
@@ -74,9 +75,6 @@ public:
     InstanceStepper* stepper() const { return stepper_; }
     RangeToggle* rangeOnly() const { return rangeOnly_; }
 
-protected:
-    void showEvent(QShowEvent* e) override;
-
 private:
     // The stepper goes through this row's kernel.
     void stepThrough(int row);
@@ -87,7 +85,7 @@ private:
     KernelsModel* model_;
     InstanceStepper* stepper_;
     RangeToggle* rangeOnly_;
-    bool stale_ = false;  // the range changed while the tab was hidden
-    int stepped_ = -1;    // the row the stepper goes through
+    int stepped_ = -1;  // the row the stepper goes through
     std::shared_ptr<const ViewedTrace> doc_;
+    ShowGate gate_{this, [this] { refill(); }};  // the range toggle waits for the tab to be shown
 };

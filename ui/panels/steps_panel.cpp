@@ -5,7 +5,6 @@
 #include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <limits>
 
@@ -134,24 +133,22 @@ StepsPanel::StepsPanel(ViewerState* state, QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(summary_);
     layout->addWidget(view_, 1);
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        const Computed c = watcher_.result();
-        if (c.generation != generation_) return;
-        computing_ = false;
-        model_->show(c.steps);
-        const size_t ranks = c.steps->ranks.size(), steps = c.steps->steps.size();
-        summary_->setText(
-            steps == 0 ? tr("No ProfilerStep#N spans in these traces.")
-                       : tr("%1 ranks, %2. Per rank: the step's duration, GPU compute time and "
-                            "time in collective kernels; the straggler (marked) is the rank whose "
-                            "collectives start last, the others wait for it. Click a cell to zoom "
-                            "every rank to that step.")
-                             .arg(ranks)
-                             .arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
-        emit stepsChanged();
-    });
     connect(state_, &ViewerState::documentsChanged, this, &StepsPanel::recompute);
     recompute();
+}
+
+void StepsPanel::showSteps(std::shared_ptr<const JobSteps> job) {
+    model_->show(job);
+    const size_t ranks = job->ranks.size(), steps = job->steps.size();
+    summary_->setText(
+        steps == 0 ? tr("No ProfilerStep#N spans in these traces.")
+                   : tr("%1 ranks, %2. Per rank: the step's duration, GPU compute time and "
+                        "time in collective kernels; the straggler (marked) is the rank whose "
+                        "collectives start last, the others wait for it. Click a cell to zoom "
+                        "every rank to that step.")
+                         .arg(ranks)
+                         .arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
+    emit stepsChanged();
 }
 
 bool StepsPanel::hasSteps() const {
@@ -159,23 +156,21 @@ bool StepsPanel::hasSteps() const {
 }
 
 void StepsPanel::recompute() {
-    ++generation_;  // drops a result for the previous documents
+    computed_.drop();  // a result for the previous documents
     model_->show(nullptr);
     const auto docs = state_->documents();
     if (docs.empty()) {
-        computing_ = false;
         summary_->clear();
         emit stepsChanged();
         return;
     }
-    computing_ = true;
     summary_->setText(tr("Computing…"));
-    // A scan of every trace: off the GUI thread; newer documents supersede this request.
-    watcher_.setFuture(QtConcurrent::run([docs, generation = generation_]() -> Computed {
+    // A scan of every trace: off the GUI thread.
+    computed_.start([docs] {
         std::vector<RankTrace> ranks;
         for (const auto& d : docs) ranks.push_back({d->trace.get(), &d->flows});
-        return {generation, std::make_shared<const JobSteps>(computeJobSteps(ranks))};
-    }));
+        return std::make_shared<const JobSteps>(computeJobSteps(ranks));
+    });
     emit stepsChanged();
 }
 

@@ -5,11 +5,11 @@
 #pragma once
 
 #include <QAbstractTableModel>
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 
 #include "analysis/job_steps.h"
+#include "panels/lazy_result.h"
 
 class QLabel;
 class QTableView;
@@ -46,7 +46,7 @@ public:
 
     StepsModel* model() const { return model_; }
     QTableView* view() const { return view_; }
-    bool isComputing() const { return computing_; }
+    bool isComputing() const { return computed_.isComputing(); }
     // Steps were found (the tab has something to show).
     bool hasSteps() const;
     // What clicking this cell does: zooms every rank to the row's step (and selects the rank's
@@ -59,16 +59,14 @@ signals:
 
 private:
     void recompute();
+    void showSteps(std::shared_ptr<const stackline::JobSteps> steps);
 
     ViewerState* state_;
     StepsModel* model_;
     QTableView* view_;
     QLabel* summary_;
-    struct Computed {
-        uint64_t generation = 0;
-        std::shared_ptr<const stackline::JobSteps> steps;
-    };
-    QFutureWatcher<Computed> watcher_;
-    uint64_t generation_ = 0;  // of the latest request; older results are dropped
-    bool computing_ = false;
+    // The steps of the latest documents (computed whether shown or not: the tab is greyed
+    // without steps); newer documents drop an older request.
+    LazyResult<std::shared_ptr<const stackline::JobSteps>> computed_{
+        [this](std::shared_ptr<const stackline::JobSteps> steps) { showSteps(std::move(steps)); }};
 };

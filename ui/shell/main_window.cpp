@@ -21,17 +21,8 @@
 #include "annotate/diagnostic.h"
 #include "base/file_system.h"
 #include "panels/details_panel.h"
-#include "panels/diagnostics_panel.h"
-#include "panels/diff_panel.h"
-#include "panels/flame_panel.h"
-#include "panels/hotspots_panel.h"
 #include "panels/instance_stepper.h"
-#include "panels/kernel_code_panel.h"
-#include "panels/kernels_panel.h"
-#include "panels/selection_panel.h"
-#include "panels/source_view.h"
-#include "panels/steps_panel.h"
-#include "panels/unresolved_panel.h"
+#include "panels/panel_table.h"
 #include "shell/mouse_history_filter.h"
 #include "shell/reload_banner.h"
 #include "shell/search_controller.h"
@@ -92,43 +83,20 @@ MainWindow::~MainWindow() {
 void MainWindow::buildLayout() {
     timeline_ = new TimelineView(state_);
     details_ = new DetailsPanel(state_);
-    kernels_ = new KernelsPanel(state_);
-    unresolved_ = new UnresolvedPanel(state_);
-    diagnostics_ = new DiagnosticsPanel(state_);
-    hotspots_ = new HotspotsPanel(state_);
-    source_ = new SourceView(state_);
-    selection_ = new SelectionPanel(state_);
-    flame_ = new FlamePanel(state_);
-    code_ = new KernelCodePanel(state_);
-    diff_ = new DiffPanel(state_);
-    steps_ = new StepsPanel(state_);
 
     auto* top = splitThreeToOne(Qt::Horizontal, timeline_, details_, {1050, 420});
     tabs_ = new QTabWidget;
-    // Its toggles change the lines shown without another document.
-    connect(hotspots_, &HotspotsPanel::linesChanged, this,
-            [this] { tabs_->setTabText(3, tr("Hotspots (%1)").arg(hotspots_->count())); });
-    tabs_->addTab(kernels_, tr("Kernels"));
-    tabs_->addTab(unresolved_, tr("Unresolved"));
-    tabs_->addTab(diagnostics_, tr("Diagnostics"));
-    tabs_->addTab(hotspots_, tr("Hotspots"));
-    tabs_->addTab(source_, tr("Source"));
-    tabs_->addTab(selection_, tr("Selection"));
-    tabs_->addTab(flame_, tr("Flame"));
-    tabs_->addTab(code_, tr("Kernel code"));
-    tabs_->addTab(steps_, tr("Steps"));
-    // Greyed when there is no step to list (a single trace without ProfilerStep spans); not
-    // while computing, which would move a user (or --tab steps) off it.
-    auto updateSteps = [this] {
-        const int i = tabs_->indexOf(steps_);
-        tabs_->setTabEnabled(i, steps_->hasSteps() || steps_->isComputing());
-        tabs_->setTabText(i, steps_->hasSteps() ? tr("Steps (%1)").arg(steps_->model()->rowCount())
-                                                : tr("Steps"));
-    };
-    connect(steps_, &StepsPanel::stepsChanged, this, updateSteps);
-    updateSteps();
-    tabs_->addTab(diff_, tr("Diff"));
-    tabs_->setTabVisible(tabs_->indexOf(diff_), false);  // until two runs are compared
+    for (const PanelInfo& info : panelTable()) {
+        QWidget* page = info.create(state_);
+        panels_.push_back(page);
+        tabs_->addTab(page, info.title);
+        if (info.badgeChanged) info.badgeChanged(page, this, [this] { updateTabs(); });
+        if (info.opens) info.opens(page, this, [this](const QString& id) { showTab(id); });
+    }
+    updateTabs();
+    // The side panel is no tab: its stack frames open the Source tab.
+    connect(details_, &DetailsPanel::frameActivated, this,
+            [this] { showTab(QStringLiteral("source")); });
     banner_ = new ReloadBanner;
     auto* central = new QWidget;
     auto* column = new QVBoxLayout(central);
@@ -143,15 +111,6 @@ void MainWindow::buildLayout() {
         statusBar()->showMessage(message, 10000);
     });
     connect(banner_, &ReloadBanner::reloadRequested, this, &MainWindow::reload);
-
-    connect(details_, &DetailsPanel::frameActivated, this,
-            [this] { tabs_->setCurrentWidget(source_); });
-    connect(code_, &KernelCodePanel::sourceOpened, this,
-            [this] { tabs_->setCurrentWidget(source_); });
-    connect(hotspots_, &HotspotsPanel::kernelCodeRequested, this,
-            [this] { tabs_->setCurrentWidget(code_); });
-    connect(source_, &SourceView::kernelCodeRequested, this,
-            [this] { tabs_->setCurrentWidget(code_); });
 
     search_ = new SearchController(state_, this);
     connect(search_, &SearchController::message, this,
@@ -300,9 +259,13 @@ QString MainWindow::openDialogFolder() const {
 }
 
 InstanceStepper* MainWindow::currentStepper() const {
-    if (tabs_->currentWidget() == unresolved_) return unresolved_->stepper();
-    if (tabs_->currentWidget() == hotspots_) return hotspots_->stepper();
-    return kernels_->stepper();
+    const auto& table = panelTable();
+    const int current = tabs_->currentIndex();
+    if (current >= 0 && table[size_t(current)].stepper)
+        return table[size_t(current)].stepper(panels_[size_t(current)]);
+    for (size_t i = 0; i < table.size(); ++i)
+        if (table[i].stepper) return table[i].stepper(panels_[i]);
+    return nullptr;
 }
 
 void MainWindow::attachKernelInfo(const QString& kernelInfo) {
@@ -352,7 +315,7 @@ void MainWindow::showComparison(const std::vector<std::shared_ptr<ViewedTrace>>&
     state_->setDocuments({runs[0], runs[1]});
     const std::optional<int64_t> step = firstCommonStep(state_->documents());
     setAlignment(step ? Alignment::Step : Alignment::Clock, step.value_or(0));
-    tabs_->setCurrentWidget(diff_);
+    showTab(QStringLiteral("diff"));
     timeline_->setFocus();
     statusBar()->showMessage(
         step ? tr("The runs are lined up on ProfilerStep#%1").arg(*step)
@@ -415,10 +378,7 @@ void MainWindow::showDocument() {
     banner_->hide();
     watcher_->watch(doc ? doc->trace : nullptr);
     for (QAction* a : documentActions_) a->setEnabled(bool(doc));
-    tabs_->setTabText(1, tr("Unresolved (%1)").arg(doc ? unresolved_->count() : 0));
-    tabs_->setTabText(2, tr("Diagnostics (%1)").arg(doc ? diagnostics_->count() : 0));
-    tabs_->setTabText(3, tr("Hotspots (%1)").arg(doc ? hotspots_->count() : 0));
-    tabs_->setTabVisible(tabs_->indexOf(diff_), comparing_ && diff_->isComparing());
+    updateTabs();
     countsLabel_->setText(countsText());
     if (!doc) {
         fileLabel_->setText(tr("No trace open"));
@@ -486,7 +446,7 @@ void MainWindow::warnIfKernelInfoMatchesNothing() {
         if (!noRegion && d.kind == DiagnosticKind::NoCompiledRegion) noRegion = &d;
     }
     if (regions == 0 && !noRegion) return;
-    tabs_->setCurrentWidget(diagnostics_);
+    showTab(QStringLiteral("diagnostics"));
     if (noRegion) {
         showMessageBox(
             QMessageBox::Warning, QStringLiteral("warningBox"),
@@ -512,32 +472,39 @@ void MainWindow::showProgress(const QString& stage, int permille) {
     if (permille >= 0) progressBar_->setValue(permille);
 }
 
+void MainWindow::updateTabs() {
+    const TabContext context{*state_, comparing_};
+    const auto& table = panelTable();
+    for (size_t i = 0; i < table.size(); ++i) {
+        const TabBadge badge = table[i].badge ? table[i].badge(panels_[i], context) : TabBadge{};
+        const int tab = int(i);
+        tabs_->setTabText(tab, tabText(table[i], badge));
+        tabs_->setTabEnabled(tab, badge.enabled);
+        tabs_->setTabVisible(tab, badge.visible);
+    }
+}
+
 bool MainWindow::showTab(const QString& name) {
-    const QString n = name.trimmed().toLower();
-    QWidget* pages[] = {kernels_,   unresolved_, diagnostics_, hotspots_, source_,
-                        selection_, flame_,      code_,        steps_,    diff_};
-    const char* names[] = {"kernels",   "unresolved", "diagnostics", "hotspots", "source",
-                           "selection", "flame",      "code",        "steps",    "diff"};
-    for (size_t i = 0; i < std::size(pages); ++i)
-        if (n == QLatin1String(names[i]) && tabs_->isTabVisible(tabs_->indexOf(pages[i]))) {
-            tabs_->setCurrentWidget(pages[i]);
+    const QString id = name.trimmed().toLower();
+    const auto& table = panelTable();
+    for (size_t i = 0; i < table.size(); ++i)
+        if (table[i].id == id && tabs_->isTabVisible(int(i))) {
+            tabs_->setCurrentIndex(int(i));
             return true;
         }
     return false;
 }
 
 void MainWindow::chooseTrace() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), openDialogFolder(),
-        traceFileDialogFilter());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), openDialogFolder(),
+                                                      traceFileDialogFilter());
     if (!path.isEmpty()) openTraceInWindow(path);
 }
 
 void MainWindow::chooseComparison() {
     if (!document()) return;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Compare With: the New Run's Trace"), openDialogFolder(),
-        traceFileDialogFilter());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare With: the New Run's Trace"),
+                                                      openDialogFolder(), traceFileDialogFilter());
     if (!path.isEmpty()) compareWith(path);
 }
 

@@ -1,31 +1,22 @@
-// The main window: the layout, menus and actions. Timeline and details side by side, the Kernels /
-// Unresolved / Diagnostics / Hotspots / Source tabs below, search in the tool bar, file and
-// kernel-information names and the trace's counts in the status bar (elided when the window is
-// narrow). Every view follows one
-// ViewerState. Loading and exporting run as BackgroundJobs with progress and Cancel; a failed load
-// keeps the open trace.
+// The main window: the layout, menus and actions. Timeline and details side by side, the tabs of
+// the panel table (panels/panel_table.h) below, search in the tool bar, file and kernel-information
+// names and the trace's counts in the status bar (elided when the window is narrow). Every view
+// follows one ViewerState. Loading and exporting run as BackgroundJobs with progress and Cancel; a
+// failed load keeps the open trace.
 #pragma once
 
 #include <QMainWindow>
 #include <QMessageBox>
 #include <memory>
+#include <vector>
 
 #include "analysis/job_steps.h"
 #include "state/background_job.h"
 #include "state/load_job.h"
 
 class DetailsPanel;
-class DiagnosticsPanel;
-class DiffPanel;
 class ElidedLabel;
 class InstanceStepper;
-class HotspotsPanel;
-class SourceView;
-class FlamePanel;
-class KernelCodePanel;
-class KernelsPanel;
-class SelectionPanel;
-class StepsPanel;
 class QAction;
 class QMenu;
 class QProgressBar;
@@ -36,7 +27,6 @@ class ReloadBanner;
 class SearchController;
 class TimelineView;
 class TraceFileWatcher;
-class UnresolvedPanel;
 class ViewerState;
 
 class MainWindow : public QMainWindow {
@@ -87,22 +77,20 @@ public:
     SearchController* search() const { return search_; }
     TimelineView* timeline() const { return timeline_; }
     DetailsPanel* details() const { return details_; }
-    KernelsPanel* kernels() const { return kernels_; }
-    SelectionPanel* selection() const { return selection_; }
-    UnresolvedPanel* unresolved() const { return unresolved_; }
-    DiagnosticsPanel* diagnostics() const { return diagnostics_; }
-    HotspotsPanel* hotspots() const { return hotspots_; }
-    DiffPanel* diff() const { return diff_; }
-    SourceView* source() const { return source_; }
-    KernelCodePanel* kernelCode() const { return code_; }
-    StepsPanel* steps() const { return steps_; }
+    // The tab of this panel type (window.panel<HotspotsPanel>()), or null.
+    template <class Panel>
+    Panel* panel() const {
+        for (QWidget* page : panels_)
+            if (auto* p = qobject_cast<Panel*>(page)) return p;
+        return nullptr;
+    }
     ReloadBanner* reloadBanner() const { return banner_; }
     TraceFileWatcher* fileWatcher() const { return watcher_; }
     QTabWidget* tabs() const { return tabs_; }
     // View → Show All Flows in View (checkable; trigger() toggles it as the menu does).
     QAction* showAllFlowsAction() const { return showAllFlows_; }
-    // Shows the tab named kernels, unresolved, diagnostics, hotspots, source, selection, flame,
-    // code (Kernel code), steps, or diff (shown when comparing two runs); false if none.
+    // Shows the tab of this id (panels/panel_table.h), if it is there (the Diff tab is only while
+    // comparing two runs); false if not.
     bool showTab(const QString& name);
     // "12 events · 3 kernels · 2 annotated · 1 unresolved" (the summary's counts, of the current
     // trace).
@@ -110,8 +98,8 @@ public:
     // The status bar's labels: the trace and kernel information's names, the counts.
     ElidedLabel* fileLabel() const { return fileLabel_; }
     ElidedLabel* countsLabel() const { return countsLabel_; }
-    // The stepper that Go → Next / Previous / Slowest Instance drive: the Unresolved or Hotspots
-    // tab's when it is shown, else the Kernels tab's.
+    // The stepper that Go → Next / Previous / Slowest Instance drive: the current tab's when it
+    // has one (Unresolved, Hotspots), else the Kernels tab's.
     InstanceStepper* currentStepper() const;
 
 signals:
@@ -131,6 +119,8 @@ private:
     void buildMenus();
     void buildAlignMenu(QMenu* align);
     void buildLayout();
+    // The tabs' titles, counts and enabled and visible states, from their badges.
+    void updateTabs();
     // Open: the requests replace the documents; Add: they join them; Reprocess: the one request
     // (the current trace with other kernel information) replaces the current document; Compare:
     // the two requests (the base run reprocessed, the new run) replace the documents as runs.
@@ -161,16 +151,7 @@ private:
     ViewerState* state_;
     TimelineView* timeline_;
     DetailsPanel* details_;
-    KernelsPanel* kernels_;
-    SelectionPanel* selection_;
-    UnresolvedPanel* unresolved_;
-    DiagnosticsPanel* diagnostics_;
-    HotspotsPanel* hotspots_;
-    DiffPanel* diff_;
-    SourceView* source_;
-    FlamePanel* flame_;
-    KernelCodePanel* code_;
-    StepsPanel* steps_;
+    std::vector<QWidget*> panels_;  // the tabs, parallel to panelTable()
     QTabWidget* tabs_;
     QAction* showAllFlows_ = nullptr;
     SearchController* search_;

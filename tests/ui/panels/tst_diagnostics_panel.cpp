@@ -83,7 +83,7 @@ private slots:
         const QString trace = write(dir, "t.pt.trace.json", unrecognizedKernels());
         const QString info = write(dir, "other.json", kKernelInfo);
         QVERIFY(open(trace, info));
-        DiagnosticsPanel* panel = window_->diagnostics();
+        DiagnosticsPanel* panel = window_->panel<DiagnosticsPanel>();
         DiagnosticsModel* model = panel->model();
         QCOMPARE(panel->count(), 6);  // every occurrence, as the report keeps them
 
@@ -161,7 +161,7 @@ private slots:
         const QString dir =
             QStringLiteral(STACKLINE_CORPUS_DIR "/vllm_decode_full_graph_execution/");
         QVERIFY(open(dir + "trace.json.gz", dir + "kernel_info.json"));
-        DiagnosticsPanel* panel = window_->diagnostics();
+        DiagnosticsPanel* panel = window_->panel<DiagnosticsPanel>();
         QCOMPARE(window_->tabs()->currentWidget(), panel);
         QVERIFY(window_->tabs()->tabText(window_->tabs()->currentIndex()).contains("(1)"));
         auto* box = window_->findChild<QMessageBox*>(QStringLiteral("warningBox"));

@@ -258,7 +258,7 @@ private slots:
         window.show();
         QVERIFY(ui_test::openTrace(window, base_));
         QTabWidget* tabs = window.tabs();
-        QVERIFY(!tabs->isTabVisible(tabs->indexOf(window.diff())));
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(window.panel<DiffPanel>())));
         QVERIFY(!window.showTab(QStringLiteral("diff")));
 
         QSignalSpy compared(&window, &MainWindow::comparisonLoaded);
@@ -270,10 +270,10 @@ private slots:
         QCOMPARE(docs[1]->tracePath(), next_);
         QCOMPARE(docs[0]->rank.label, std::string("base: base.json"));
         QCOMPARE(docs[1]->rank.label, std::string("new: new.json"));
-        QVERIFY(tabs->isTabVisible(tabs->indexOf(window.diff())));
-        QCOMPARE(tabs->currentWidget(), window.diff());
-        QTRY_VERIFY_WITH_TIMEOUT(!window.diff()->isComputing(), 30000);
-        QCOMPARE(cell(*window.diff()->lineTable()->view()->model(), 0, DiffLinesModel::Function),
+        QVERIFY(tabs->isTabVisible(tabs->indexOf(window.panel<DiffPanel>())));
+        QCOMPARE(tabs->currentWidget(), window.panel<DiffPanel>());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.panel<DiffPanel>()->isComputing(), 30000);
+        QCOMPARE(cell(*window.panel<DiffPanel>()->lineTable()->view()->model(), 0, DiffLinesModel::Function),
                  QStringLiteral("attn"));
         // ProfilerStep#1 of both runs at the same time on the window's axis.
         auto stepStart = [&](const ViewedTrace& doc) {
@@ -285,7 +285,7 @@ private slots:
         // Opening a trace again ends the comparison.
         QVERIFY(ui_test::openTrace(window, next_));
         QCOMPARE(window.state()->documents().size(), size_t(1));
-        QVERIFY(!tabs->isTabVisible(tabs->indexOf(window.diff())));
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(window.panel<DiffPanel>())));
     }
 
     void commandLineComparesAndScreenshotsTheDiffTab() {

@@ -183,7 +183,7 @@ private slots:
             rowNamed(doc, "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "kernel");
         QVERIFY(triton != kNoRow);
         w.state()->select(triton);
-        KernelCodePanel* panel = w.kernelCode();
+        KernelCodePanel* panel = w.panel<KernelCodePanel>();
         QVERIFY2(panel->messageText().isEmpty(), qPrintable(panel->messageText()));
         QVERIFY(panel->headingText().contains(QLatin1String(kForwardKey)));
         QCOMPARE(panel->editor()->firstLineNumber(), 61);
@@ -217,7 +217,7 @@ private slots:
         QVERIFY(loaded.wait(60000));
         const ViewedTrace& doc = *w.document();
         w.state()->select(rowNamed(doc, kSoftmax, "kernel"));
-        KernelCodePanel* panel = w.kernelCode();
+        KernelCodePanel* panel = w.panel<KernelCodePanel>();
         QVERIFY2(panel->messageText().isEmpty(), qPrintable(panel->messageText()));
         QVERIFY(panel->editor()->firstLineNumber() > 1);
         QVERIFY(panel->editor()->toPlainText().contains(
@@ -263,7 +263,7 @@ private slots:
         QVERIFY(openTrace(w, trace));
         w.state()->select(rowNamed(
             *w.document(), "triton_poi_fused_addmm_relu_sigmoid_threshold_backward_0", "kernel"));
-        KernelCodePanel* panel = w.kernelCode();
+        KernelCodePanel* panel = w.panel<KernelCodePanel>();
         QVERIFY2(panel->messageText().contains(QStringLiteral("Shown from kernel_file")),
                  qPrintable(panel->messageText()));
         QVERIFY(panel->editor()->toPlainText().startsWith(QStringLiteral("import triton")));
@@ -278,7 +278,7 @@ private slots:
 
     void pythonLineOpensSource() {
         window_.state()->select(softmax_);
-        QListWidget* lines = window_.kernelCode()->pythonLines();
+        QListWidget* lines = window_.panel<KernelCodePanel>()->pythonLines();
         QVERIFY(lines->count() >= 2);
         QListWidgetItem* attention = nullptr;
         for (int i = 0; i < lines->count(); ++i)
@@ -286,33 +286,33 @@ private slots:
                 attention = lines->item(i);
         QVERIFY(attention);
         window_.showTab(QStringLiteral("code"));
-        QCOMPARE(window_.tabs()->currentWidget(), window_.kernelCode());
-        window_.source()->showSource(QStringLiteral("/home/alice/proj/model.py"), 57);
+        QCOMPARE(window_.tabs()->currentWidget(), window_.panel<KernelCodePanel>());
+        window_.panel<SourceView>()->showSource(QStringLiteral("/home/alice/proj/model.py"), 57);
         emit lines->itemClicked(attention);
-        QCOMPARE(window_.tabs()->currentWidget(), window_.source());
-        QCOMPARE(window_.source()->line(), 51);
+        QCOMPARE(window_.tabs()->currentWidget(), window_.panel<SourceView>());
+        QCOMPARE(window_.panel<SourceView>()->line(), 51);
     }
 
     void hotspotKernelOpensItsCode() {
         window_.state()->select(kNoRow);
         window_.showTab(QStringLiteral("hotspots"));
-        window_.hotspots()->selectVisualRow(0);  // model.py:51
-        QListWidget* kernels = window_.hotspots()->kernelList();
+        window_.panel<HotspotsPanel>()->selectVisualRow(0);  // model.py:51
+        QListWidget* kernels = window_.panel<HotspotsPanel>()->kernelList();
         QVERIFY(kernels->count() > 0);
         QListWidgetItem* item = kernels->item(0);
         emit kernels->itemDoubleClicked(item);
-        QCOMPARE(window_.tabs()->currentWidget(), window_.kernelCode());
+        QCOMPARE(window_.tabs()->currentWidget(), window_.panel<KernelCodePanel>());
         const EventRef selected = window_.state()->selected();
         QVERIFY(selected.isValid());
         const QString name = QString::fromUtf8(selected.doc->events().nameOf(selected.row));
         QVERIFY(item->text().contains(name));
-        QVERIFY(window_.kernelCode()->headingText().contains(name));
+        QVERIFY(window_.panel<KernelCodePanel>()->headingText().contains(name));
     }
 
     void sourceLineListsItsKernels() {
         window_.showTab(QStringLiteral("source"));
         window_.state()->showSource(QStringLiteral("/home/alice/proj/model.py"), 51);
-        QToolButton* button = window_.source()->kernelsButton();
+        QToolButton* button = window_.panel<SourceView>()->kernelsButton();
         QVERIFY(!button->isHidden());
         QVERIFY2(button->text().startsWith(QStringLiteral("Kernels of line 51")),
                  qPrintable(button->text()));
@@ -321,8 +321,8 @@ private slots:
         QVERIFY(actions.size() >= 2);  // the softmax forward and backward
         QVERIFY(actions.front()->text().contains(QStringLiteral("softmax")));
         actions.front()->trigger();
-        QCOMPARE(window_.tabs()->currentWidget(), window_.kernelCode());
-        QVERIFY(window_.kernelCode()->headingText().contains(QStringLiteral("softmax")));
+        QCOMPARE(window_.tabs()->currentWidget(), window_.panel<KernelCodePanel>());
+        QVERIFY(window_.panel<KernelCodePanel>()->headingText().contains(QStringLiteral("softmax")));
         // A line that launched nothing lists nothing.
         window_.state()->showSource(QStringLiteral("/home/alice/proj/model.py"), 1);
         QVERIFY(button->isHidden());

@@ -84,7 +84,7 @@ private slots:
     void kernelsStepThroughInstances() {
         QVERIFY(openTrace(*window_, kExample));
         const ViewedTrace& doc = *window_->document();
-        KernelsPanel* panel = window_->kernels();
+        KernelsPanel* panel = window_->panel<KernelsPanel>();
         // The kernel with the most instances.
         int row = 0;
         for (int r = 1; r < panel->model()->rowCount(); ++r)
@@ -128,7 +128,7 @@ private slots:
     void unresolvedStepThroughInstances() {
         QVERIFY(openTrace(*window_, plain_));
         const ViewedTrace& doc = *window_->document();
-        UnresolvedPanel* panel = window_->unresolved();
+        UnresolvedPanel* panel = window_->panel<UnresolvedPanel>();
         QVERIFY(panel->count() > 10);
         // The unresolved kernel name listed most often.
         auto unresolvedNamed = [&](std::string_view name) {
@@ -168,7 +168,7 @@ private slots:
     void hotspotsStepThroughLineKernels() {
         QVERIFY(openTrace(*window_, kExample));
         const ViewedTrace& doc = *window_->document();
-        HotspotsPanel* panel = window_->hotspots();
+        HotspotsPanel* panel = window_->panel<HotspotsPanel>();
         int line = -1;
         for (int r = 0; r < panel->count(); ++r)
             if (panel->model()->line(r).line == 52) line = r;
@@ -213,7 +213,7 @@ private slots:
 
     void hotspotsShowFullPathAndHumanUnits() {
         QVERIFY(openTrace(*window_, kExample));
-        HotspotsPanel* panel = window_->hotspots();
+        HotspotsPanel* panel = window_->panel<HotspotsPanel>();
         QSortFilterProxyModel* proxy = panel->table()->proxy();
         const QModelIndex top = proxy->index(0, HotspotsModel::File);
         QCOMPARE(top.data().toString(), QStringLiteral("model.py"));
@@ -253,7 +253,7 @@ private slots:
     void filterRefiltersAsOneTypes() {
         QVERIFY(openTrace(*window_, plain_));
         const ViewedTrace& doc = *window_->document();
-        UnresolvedPanel* panel = window_->unresolved();
+        UnresolvedPanel* panel = window_->panel<UnresolvedPanel>();
         window_->showTab(QStringLiteral("unresolved"));
         QSignalSpy applied(panel, &TablePanel::filterApplied);
         const int before = panel->proxy()->rowCount();

@@ -84,7 +84,7 @@ private slots:
         window.show();
         QVERIFY(openTrace(window, kExample));
         QVERIFY(window.showTab(QStringLiteral("hotspots")));
-        HotspotsPanel* panel = window.hotspots();
+        HotspotsPanel* panel = window.panel<HotspotsPanel>();
         const ViewedTrace& doc = *window.document();
         QVERIFY(showsLines(panel, doc.hotspots));
         QVERIFY(!panel->rangeOnly()->isEnabled());  // no range yet
@@ -123,7 +123,7 @@ private slots:
         window.show();
         QVERIFY(openTrace(window, kEagerOnly));
         QVERIFY(window.showTab(QStringLiteral("hotspots")));
-        HotspotsPanel* panel = window.hotspots();
+        HotspotsPanel* panel = window.panel<HotspotsPanel>();
         const ViewedTrace& doc = *window.document();
         QVERIFY(doc.eager.count() > 0);
         QCOMPARE(panel->count(), 0);  // no compiled kernels
@@ -152,7 +152,7 @@ private slots:
         window.show();
         QVERIFY(openTrace(window, kExample));
         QVERIFY(window.showTab(QStringLiteral("kernels")));
-        KernelsPanel* panel = window.kernels();
+        KernelsPanel* panel = window.panel<KernelsPanel>();
         const ViewedTrace& doc = *window.document();
         const EventTable& ev = doc.events();
         std::set<uint32_t> all;

@@ -158,17 +158,17 @@ private slots:
     void stepsTabGreyedWithoutSteps() {
         MainWindow window;
         QTabWidget* tabs = window.tabs();
-        const int tab = tabs->indexOf(window.steps());
+        const int tab = tabs->indexOf(window.panel<StepsPanel>());
         QVERIFY(!tabs->isTabEnabled(tab));  // nothing open
         showJob(*window.state(), docs_);
-        QVERIFY(waitForSteps(*window.steps()));
+        QVERIFY(waitForSteps(*window.panel<StepsPanel>()));
         QVERIFY(tabs->isTabEnabled(tab));
         QCOMPARE(tabs->tabText(tab), QStringLiteral("Steps (1)"));
         QVERIFY(window.showTab(QStringLiteral("steps")));
-        QCOMPARE(tabs->currentWidget(), window.steps());
+        QCOMPARE(tabs->currentWidget(), window.panel<StepsPanel>());
 
         QVERIFY(openTrace(window, QStringLiteral(STACKLINE_DATA "/counters/hta_counters.json")));
-        QVERIFY(waitForSteps(*window.steps()));
+        QVERIFY(waitForSteps(*window.panel<StepsPanel>()));
         QVERIFY(profilerSteps(*window.document()->trace).empty());
         QVERIFY(!tabs->isTabEnabled(tab));
         QCOMPARE(tabs->tabText(tab), QStringLiteral("Steps"));

@@ -33,7 +33,7 @@ private slots:
 
         MainWindow window;
         QVERIFY(openTrace(window, trace));
-        SelectionPanel* panel = window.selection();
+        SelectionPanel* panel = window.panel<SelectionPanel>();
         QCOMPARE(panel->count(), 0);  // no range yet
         QVERIFY(window.showTab(QStringLiteral("selection")));
 
@@ -82,7 +82,7 @@ private slots:
         const QJsonArray lines = cli["gpu_by_python_line"].toObject()["lines"].toArray();
         QVERIFY(!lines.isEmpty());
 
-        SelectionPanel* panel = window.selection();
+        SelectionPanel* panel = window.panel<SelectionPanel>();
         QCOMPARE(panel->lines()->count(), 0);
         window.state()->setSelectedRange(RangeSelection{{origin, origin + endUs * 1000}, {}});
         HotspotsModel* model = panel->linesModel();

@@ -113,7 +113,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openTrace(w, kExample));
-        HotspotsPanel* panel = w.hotspots();
+        HotspotsPanel* panel = w.panel<HotspotsPanel>();
         QVERIFY(panel->count() > 0);
         // The table shows self time, largest first.
         auto* proxy = panel->table()->proxy();
@@ -148,7 +148,7 @@ private slots:
         }
         QCOMPARE(panel->kernelList()->count(), 2);
         // ... and shows its source (mapped? the example's folder is not; the code line is shown).
-        QCOMPARE(w.source()->line(), 51);
+        QCOMPARE(w.panel<SourceView>()->line(), 51);
 
         // The highlight is painted: the outline colour around a highlighted kernel.
         QTest::qWait(50);
@@ -201,9 +201,9 @@ private slots:
         QVERIFY(stack->count() > 0);
         QTest::mouseClick(stack->viewport(), Qt::LeftButton, Qt::NoModifier,
                           stack->visualItemRect(stack->item(stack->count() - 1)).center());
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.source()));
-        QCOMPARE(w.source()->recordedFile(), kRecorded);
-        QCOMPARE(w.source()->line(), 51);
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.panel<SourceView>()));
+        QCOMPARE(w.panel<SourceView>()->recordedFile(), kRecorded);
+        QCOMPARE(w.panel<SourceView>()->line(), 51);
     }
 
     void hotspotsOnAnnotatedTrace() {
@@ -214,10 +214,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openTrace(w, annotated));
         QVERIFY(w.document()->kernelInfoPath.isEmpty());
-        auto* proxy = w.hotspots()->table()->proxy();
+        auto* proxy = w.panel<HotspotsPanel>()->table()->proxy();
         QVERIFY(proxy->rowCount() > 0);
         const SourceLine& top =
-            w.hotspots()->model()->line(proxy->mapToSource(proxy->index(0, 0)).row());
+            w.panel<HotspotsPanel>()->model()->line(proxy->mapToSource(proxy->index(0, 0)).row());
         QCOMPARE(top.line, 51);
         QCOMPARE(QString::fromStdString(top.file), kRecorded);
     }

@@ -200,7 +200,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openTrace(w, trace()));
-        HotspotsModel* model = w.hotspots()->model();
+        HotspotsModel* model = w.panel<HotspotsPanel>()->model();
         QVERIFY(model->rowCount() > 0);
         const SourceLine& line = model->line(0);
         QCOMPARE(line.file, std::string("/home/u/model.py"));
@@ -209,8 +209,8 @@ private slots:
             model->data(model->index(0, HotspotsModel::Launches), Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QStringLiteral("3 of these launches have a guessed stack")),
                  qPrintable(tip));
-        w.hotspots()->selectVisualRow(0);
-        QListWidget* kernels = w.hotspots()->kernelList();
+        w.panel<HotspotsPanel>()->selectVisualRow(0);
+        QListWidget* kernels = w.panel<HotspotsPanel>()->kernelList();
         int guesses = 0;
         for (int i = 0; i < kernels->count(); ++i)
             guesses += kernels->item(i)->text().startsWith(QStringLiteral("(guess)"));

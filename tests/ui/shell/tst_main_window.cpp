@@ -67,8 +67,8 @@ private slots:
             QStringLiteral("compiled_step.pt.trace.kernel_info.json")));
         QVERIFY(window_->fileLabel()->text().contains(
             QStringLiteral("kernel info: compiled_step.pt.trace.kernel_info.json")));
-        QCOMPARE(window_->unresolved()->count(), 1);
-        QCOMPARE(window_->kernels()->model()->rowCount(), 6);
+        QCOMPARE(window_->panel<UnresolvedPanel>()->count(), 1);
+        QCOMPARE(window_->panel<KernelsPanel>()->model()->rowCount(), 6);
     }
 
     void openingIsRemembered() {
@@ -111,7 +111,7 @@ private slots:
         const ViewedTrace* after = window_->document();
         QCOMPARE(after->status(kernel), KernelStatus::Annotated);
         QVERIFY(after->kernelInfoPath.endsWith(QStringLiteral("kernel_info.json")));
-        QCOMPARE(window_->unresolved()->count(), 1);
+        QCOMPARE(window_->panel<UnresolvedPanel>()->count(), 1);
     }
 
     void loadingCanBeCancelled() {
@@ -141,7 +141,7 @@ private slots:
 
     void kernelsPanelFiltersAndSorts() {
         QVERIFY(open(kTrace));
-        KernelsPanel* k = window_->kernels();
+        KernelsPanel* k = window_->panel<KernelsPanel>();
         k->filter()->setText(QStringLiteral("GELU"));
         k->applyFilter();
         QCOMPARE(k->proxy()->rowCount(), 2);
@@ -195,14 +195,14 @@ private slots:
     void panelsSelectEvents() {
         QVERIFY(open(kTrace));
         const ViewedTrace& doc = *window_->document();
-        window_->unresolved()->activateSourceRow(0);
+        window_->panel<UnresolvedPanel>()->activateSourceRow(0);
         QCOMPARE(selected(), rowNamed(doc, "triton_red_fused_sum_1", "kernel"));
-        KernelsModel* m = window_->kernels()->model();
+        KernelsModel* m = window_->panel<KernelsPanel>()->model();
         int gelu = -1;
         for (int r = 0; r < m->rowCount(); ++r)
             if (m->entry(r).name == QStringLiteral("triton_poi_fused_gelu_0")) gelu = r;
         QVERIFY(gelu >= 0);
-        window_->kernels()->activateSourceRow(gelu);
+        window_->panel<KernelsPanel>()->activateSourceRow(gelu);
         QCOMPARE(selected(), rowNamed(doc, "triton_poi_fused_gelu_0", "kernel"));
     }
 
@@ -294,12 +294,12 @@ private slots:
         for (const Diagnostic& d : doc.provenance.diagnostics)
             regionWarnings += d.kind == DiagnosticKind::RegionWithoutKernelInfo;
         QVERIFY(regionWarnings > 0);
-        QVERIFY(window_->diagnostics()->count() >= regionWarnings);
+        QVERIFY(window_->panel<DiagnosticsPanel>()->count() >= regionWarnings);
         QCOMPARE(doc.provenance.annotatedCount, 0u);
         QMessageBox* box = visibleBox(QStringLiteral("warningBox"));
         QVERIFY(box);
         QVERIFY(box->text().contains(QStringLiteral("other-model.kernel_info.json")));
-        QVERIFY(window_->diagnostics()->isVisible());
+        QVERIFY(window_->panel<DiagnosticsPanel>()->isVisible());
     }
 
     void exportEqualsCli_data() {

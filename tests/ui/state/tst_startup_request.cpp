@@ -51,8 +51,8 @@ private slots:
         QCOMPARE(qint64(selected->range.end), origin + cliRange["end_ns"].toInteger());
         QCOMPARE(qint64(selected->range.length()), cliRange["length_ns"].toInteger());
         QVERIFY(selected->tracks.empty());  // every track, as the CLI
-        QCOMPARE(window.selection()->count(), cli["slices"].toArray().size());
-        QVERIFY(window.selection()->count() > 0);
+        QCOMPARE(window.panel<SelectionPanel>()->count(), cli["slices"].toArray().size());
+        QVERIFY(window.panel<SelectionPanel>()->count() > 0);
 
         const ZoomControl* zoom = window.state()->zoom();
         QCOMPARE(qint64(zoom->traceStart()), origin);  // the ruler's zero

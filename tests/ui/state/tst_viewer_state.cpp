@@ -74,27 +74,27 @@ private slots:
         QCOMPARE(window_->details()->event(), unresolved_);
         QVERIFY(window_->details()->frames().isEmpty());
         QVERIFY(window_->details()->statusLabelText().contains(QStringLiteral("unresolved")));
-        const int u = window_->unresolved()->markedSourceRow();
+        const int u = window_->panel<UnresolvedPanel>()->markedSourceRow();
         QVERIFY(u >= 0);
-        QCOMPARE(static_cast<UnresolvedModel*>(window_->unresolved()->proxy()->sourceModel())
+        QCOMPARE(static_cast<UnresolvedModel*>(window_->panel<UnresolvedPanel>()->proxy()->sourceModel())
                      ->eventAt(u),
                  unresolved_);
-        const int k = window_->kernels()->markedSourceRow();
+        const int k = window_->panel<KernelsPanel>()->markedSourceRow();
         QVERIFY(k >= 0);
-        QCOMPARE(window_->kernels()->model()->entry(k).name,
+        QCOMPARE(window_->panel<KernelsPanel>()->model()->entry(k).name,
                  QStringLiteral("triton_red_fused_sum_1"));
         // The Diagnostics row about it, when the processor reported one.
         int diagnostic = -1;
         const auto& diags = doc_->provenance.diagnostics;
         for (size_t i = 0; i < diags.size() && diagnostic < 0; ++i)
             if (diags[i].row == unresolved_) diagnostic = int(i);
-        QCOMPARE(window_->diagnostics()->markedDiagnostic(), diagnostic);
+        QCOMPARE(window_->panel<DiagnosticsPanel>()->markedDiagnostic(), diagnostic);
 
         // Clearing the selection clears the marks.
         state->select(kNoRow);
         QCOMPARE(window_->details()->event(), kNoRow);
-        QCOMPARE(window_->kernels()->markedSourceRow(), -1);
-        QCOMPARE(window_->unresolved()->markedSourceRow(), -1);
+        QCOMPARE(window_->panel<KernelsPanel>()->markedSourceRow(), -1);
+        QCOMPARE(window_->panel<UnresolvedPanel>()->markedSourceRow(), -1);
     }
 
     void clickInTheTimelineReachesEveryPanel() {
@@ -111,13 +111,13 @@ private slots:
 
     void clickOnAPanelRowReachesTheTimeline() {
         window_->showTab(QStringLiteral("unresolved"));
-        QTableView* view = window_->unresolved()->view();
+        QTableView* view = window_->panel<UnresolvedPanel>()->view();
         QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier,
                           view->visualRect(view->model()->index(0, 0)).center());
         QCOMPARE(window_->state()->selectedRow(doc_), unresolved_);
         expectSelectionOnTimeline(unresolved_);
         QCOMPARE(window_->details()->event(), unresolved_);
-        QCOMPARE(window_->kernels()->model()->entry(window_->kernels()->markedSourceRow()).name,
+        QCOMPARE(window_->panel<KernelsPanel>()->model()->entry(window_->panel<KernelsPanel>()->markedSourceRow()).name,
                  QStringLiteral("triton_red_fused_sum_1"));
     }
 
@@ -185,11 +185,11 @@ private slots:
         QCOMPARE(state->highlighted(), std::vector<uint32_t>{gelu_});
 
         // A hotspot line's kernels are highlighted through the state.
-        window_->hotspots()->selectVisualRow(0);
-        const int line = window_->hotspots()->selectedLine();
+        window_->panel<HotspotsPanel>()->selectVisualRow(0);
+        const int line = window_->panel<HotspotsPanel>()->selectedLine();
         QVERIFY(line >= 0);
-        QCOMPARE(state->highlighted(), window_->hotspots()->model()->line(line).rows);
-        window_->hotspots()->selectVisualRow(-1);
+        QCOMPARE(state->highlighted(), window_->panel<HotspotsPanel>()->model()->line(line).rows);
+        window_->panel<HotspotsPanel>()->selectVisualRow(-1);
         QVERIFY(state->highlighted().empty());
     }
 
@@ -269,13 +269,13 @@ private:
         QCOMPARE(d->frames().size(), 2);
         QCOMPARE(d->frames()[1].file, QStringLiteral("/home/user/model.py"));
         QCOMPARE(d->frames()[1].line, 81);
-        const int k = window_->kernels()->markedSourceRow();
+        const int k = window_->panel<KernelsPanel>()->markedSourceRow();
         QVERIFY(k >= 0);
-        QCOMPARE(window_->kernels()->model()->entry(k).name,
+        QCOMPARE(window_->panel<KernelsPanel>()->model()->entry(k).name,
                  QStringLiteral("triton_poi_fused_gelu_0"));
-        QCOMPARE(window_->unresolved()->markedSourceRow(), -1);
+        QCOMPARE(window_->panel<UnresolvedPanel>()->markedSourceRow(), -1);
         // The hotspot line that launched it is marked and listed.
-        HotspotsPanel* h = window_->hotspots();
+        HotspotsPanel* h = window_->panel<HotspotsPanel>();
         const int line = h->selectedLine();
         QVERIFY(line >= 0);
         QCOMPARE(h->table()->markedSourceRow(), line);
@@ -285,8 +285,8 @@ private:
         QVERIFY(h->kernelList()->count() > 0);
         QVERIFY(h->kernelList()->item(0)->text().contains(QStringLiteral("gelu")));
         // The Source pane shows the innermost frame.
-        QCOMPARE(window_->source()->recordedFile(), QStringLiteral("/home/user/model.py"));
-        QCOMPARE(window_->source()->line(), 81);
+        QCOMPARE(window_->panel<SourceView>()->recordedFile(), QStringLiteral("/home/user/model.py"));
+        QCOMPARE(window_->panel<SourceView>()->line(), 81);
     }
 
     std::unique_ptr<MainWindow> window_;
