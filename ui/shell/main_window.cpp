@@ -280,7 +280,7 @@ void MainWindow::startLoad(std::vector<LoadRequest> requests, LoadMode mode) {
     }
     pendingRequests_ = requests;
     pendingMode_ = mode;
-    pendingResult_ = std::make_shared<std::vector<std::shared_ptr<ViewedTrace>>>();
+    pendingResult_ = std::make_shared<LoadResult>();
     auto result = pendingResult_;
     const QString what = requests.size() == 1 ? QFileInfo(requests[0].tracePath).fileName()
                                               : tr("%1 traces").arg(requests.size());
@@ -327,7 +327,8 @@ void MainWindow::showComparison(const std::vector<std::shared_ptr<ViewedTrace>>&
 void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
     progressBox_->hide();
     timeline_->setPlaceholder(placeholderText());
-    auto result = std::move(pendingResult_);
+    const auto loaded = std::move(pendingResult_);
+    const auto* result = loaded ? &loaded->docs : nullptr;
     if (cancelled) {
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
         emit loadCancelled();
@@ -370,6 +371,10 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
                                           QFileInfo(transientFolder_).absoluteFilePath())
         recent_->add(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
     warnIfKernelInfoMatchesNothing();
+    if (!loaded->skipped.isEmpty())
+        showMessageBox(QMessageBox::Warning, QStringLiteral("skippedBox"),
+                       tr("Skipped %n file(s) that could not be read", "", loaded->skipped.size()),
+                       loaded->skipped.join(QLatin1Char('\n')));
     emit documentLoaded();
 }
 

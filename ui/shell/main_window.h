@@ -38,7 +38,8 @@ public:
     // Loads a trace in the background; kernelInfo empty: use the one beside the trace, if any.
     void openTrace(const QString& trace, const QString& kernelInfo = {});
     // Loads several traces (the ranks of a job) into this window, in place of what it shows: one
-    // group of tracks per trace on one time axis, ordered by rank.
+    // group of tracks per trace on one time axis, ordered by rank. Of several, one that cannot be
+    // read (a folder's other .json files) is skipped and named in a warning; the others open.
     void openTraces(const QStringList& traces);
     // Loads a trace and adds it to the traces this window shows (File → Add Trace).
     void addTrace(const QString& trace);
@@ -170,7 +171,7 @@ private:
     BackgroundJob exportJob_;
     std::vector<LoadRequest> pendingRequests_;
     LoadMode pendingMode_ = LoadMode::Open;
-    std::shared_ptr<std::vector<std::shared_ptr<ViewedTrace>>> pendingResult_;
+    std::shared_ptr<LoadResult> pendingResult_;
     stackline::Alignment alignment_ = stackline::Alignment::Clock;
     int64_t alignStep_ = 0;
     QList<QAction*> alignActions_;  // By Clock, Align Step, Align First Collective

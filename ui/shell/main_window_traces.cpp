@@ -30,7 +30,7 @@ void MainWindow::buildAlignMenu(QMenu* align) {
 
 void MainWindow::openTraces(const QStringList& traces) {
     std::vector<LoadRequest> requests;
-    for (const QString& t : traces) requests.push_back({t, {}, nullptr});
+    for (const QString& t : traces) requests.push_back({t, {}, nullptr, traces.size() > 1});
     if (!requests.empty()) startLoad(std::move(requests), LoadMode::Open);
 }
 

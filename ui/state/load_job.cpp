@@ -6,8 +6,10 @@
 #include <exception>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <thread>
 
+#include "base/errors.h"
 #include "pipeline/load_pipeline.h"
 
 using namespace stackline;
@@ -40,22 +42,28 @@ std::shared_ptr<ViewedTrace> loadDocument(const LoadRequest& request,
     return doc;
 }
 
-std::vector<std::shared_ptr<ViewedTrace>> loadDocuments(const std::vector<LoadRequest>& requests,
-                                                        BackgroundJob::Context& context) {
-    if (requests.size() == 1) return {loadDocument(requests[0], context)};
+LoadResult loadDocuments(const std::vector<LoadRequest>& requests,
+                         BackgroundJob::Context& context) {
+    if (requests.size() == 1) return {{loadDocument(requests[0], context)}, {}};
     const size_t n = requests.size();
     // Each trace reports to a context of its own; this thread sums them up and passes a cancel
     // on. The loader spreads one trace over all cores already: a few at a time is enough.
     std::vector<BackgroundJob::Context> parts(n);
     std::vector<std::shared_ptr<ViewedTrace>> docs(n);
     std::vector<std::atomic<bool>> loaded(n);
+    std::vector<std::optional<InputError>> refused(n);  // the skippable requests that failed
     std::atomic<size_t> next{0};
     std::mutex failed;
     std::exception_ptr failure;  // the first: a failure cancels the others
     auto worker = [&] {
         try {
             for (size_t i = next++; i < n; i = next++) {
-                docs[i] = loadDocument(requests[i], parts[i]);
+                try {
+                    docs[i] = loadDocument(requests[i], parts[i]);
+                } catch (const InputError& e) {
+                    if (!requests[i].skippable) throw;
+                    refused[i] = e;
+                }
                 loaded[i] = true;
             }
         } catch (...) {
@@ -86,5 +94,13 @@ std::vector<std::shared_ptr<ViewedTrace>> loadDocuments(const std::vector<LoadRe
     }
     if (failure) std::rethrow_exception(failure);
     context.throwIfCancelled();
-    return docs;
+    LoadResult result;
+    for (size_t i = 0; i < n; ++i) {
+        if (docs[i]) result.docs.push_back(std::move(docs[i]));
+        if (refused[i]) result.skipped << QString::fromUtf8(refused[i]->what());
+    }
+    if (result.docs.empty())  // every one skipped: fail with the first's message
+        for (const auto& r : refused)
+            if (r) throw *r;
+    return result;
 }

@@ -3,6 +3,7 @@
 // hit there), selecting an event of another trace makes it the one the panels show, the alignment
 // modes move the traces, and File → Add Trace adds a group.
 #include <QDir>
+#include <QMessageBox>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QtTest>
@@ -198,6 +199,24 @@ private slots:
         QVERIFY(open(traces));
         QCOMPARE(int(state()->documents().size()), 8);
         QCOMPARE(state()->documents().back()->rank.rank, 7);
+    }
+    // A folder's .json that is not a trace (the job's expected.json) is skipped and named; the
+    // ranks open. A single file that is not a trace still fails the load.
+    void folderSkipsFilesThatAreNotTraces() {
+        const QStringList files = tracesInFolder(QStringLiteral(STACKLINE_DATA "/job"));
+        QCOMPARE(files.size(), 5);
+        QVERIFY(open(files));
+        QCOMPARE(int(state()->documents().size()), 4);
+        auto* box = window_->findChild<QMessageBox*>(QStringLiteral("skippedBox"));
+        QVERIFY(box);
+        QCOMPARE(box->text().count(QLatin1Char('\n')), 0);
+        QVERIFY2(box->text().contains(QLatin1String("expected.json")), qPrintable(box->text()));
+        QVERIFY(!window_->findChild<QMessageBox*>(QStringLiteral("errorBox")));
+
+        QSignalSpy failed(window_.get(), &MainWindow::loadFailed);
+        window_->openTraces({QStringLiteral(STACKLINE_DATA "/job/expected.json")});
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(int(state()->documents().size()), 4);  // the ranks stay open
     }
 
 private:
