@@ -1,4 +1,5 @@
-// stackline-cli's command line: the options of every command, the usage text and exit codes.
+// stackline-cli's command line: the options of every command, the usage (from the command table)
+// and exit codes.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,7 @@ constexpr int kExitInput = 2;
 
 struct Args {
     std::string command, trace, kernelInfo, out, report, range;
+    int (*run)(const Args&) = nullptr;    // the command's row's function
     std::string codeTrace;                // kernel-code --trace
     std::string newTrace, newKernelInfo;  // diff's NEW and --kernel-info-new (BASE: trace)
     std::vector<std::string> kernels;     // kernel-code's KERNEL arguments
@@ -22,10 +24,12 @@ struct Args {
     std::size_t top = 20;
 };
 
-// Prints message and the usage to stderr and exits with kExitInput.
+// Prints message and the usage lines (the command's, once it is known) to stderr and exits with
+// kExitInput.
 [[noreturn]] void usageError(const std::string& message);
 
-// -h/--help prints the usage and exits; a malformed command line is a usageError.
+// -h/--help prints the usage (COMMAND --help: that command's) and exits; a malformed command line
+// or an unknown command is a usageError.
 Args parseArgs(int argc, char** argv);
 
 }  // namespace cli

@@ -1,3 +1,4 @@
+// kernel-code: what Inductor generated for each kernel, and with --trace how it ran there.
 #include <algorithm>
 #include <deque>
 #include <iostream>
@@ -10,10 +11,10 @@
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
+#include "import/trace_formats.h"
 #include "kernel_info/kernel_code.h"
 #include "kernel_info/output_code.h"
 #include "kernel_info/torch_trace_log.h"
-#include "import/trace_formats.h"
 #include "model/kineto.h"
 #include "model/trace.h"
 #include "pipeline/display_indexes.h"

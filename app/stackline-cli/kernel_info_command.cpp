@@ -1,3 +1,4 @@
+// kernel-info: the kernel information, read in any of its forms, written as a registry file.
 #include <iostream>
 
 #include "cli_options.h"

@@ -31,6 +31,7 @@
 
 #include "analysis/range_option.h"
 #include "annotate/diagnostic.h"
+#include "import/trace_formats.h"
 #include "io/memory_budget.h"
 #include "panels/diff_panel.h"
 #include "panels/hotspots_panel.h"
@@ -79,8 +80,8 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     cli.addPositionalArgument(
         QStringLiteral("TRACE"),
-        QStringLiteral("Kineto traces (.json or .json.gz), or folders of them, to open together in "
-                       "one window."),
+        QStringLiteral("Traces, or folders of them, to open together in one window. Formats:\n") +
+            QString::fromStdString(stackline::traceFormatsHelp("  ")).trimmed(),
         QStringLiteral("[TRACE...]"));
     const QCommandLineOption kernelInfo(
         QStringLiteral("kernel-info"),
@@ -142,7 +143,8 @@ int main(int argc, char** argv) {
             args << QFileInfo(arg).absoluteFilePath();
     }
     if (args.isEmpty() && !cli.positionalArguments().isEmpty()) {
-        std::fprintf(stderr, "stackline: no .json or .json.gz trace in %s\n",
+        std::fprintf(stderr, "stackline: no trace (%s) in %s\n",
+                     stackline::traceFilePatternsText().c_str(),
                      qPrintable(cli.positionalArguments().join(QLatin1Char(' '))));
         return 2;
     }

@@ -55,6 +55,12 @@ std::vector<std::string_view> traceFilePatterns() {
     return out;
 }
 
+std::string traceFilePatternsText() {
+    std::string out;
+    for (std::string_view p : traceFilePatterns()) (out += out.empty() ? "" : ", ") += p;
+    return out;
+}
+
 bool isTraceFileName(std::string_view fileName) {
     const std::string name(fileName);
     for (std::string_view p : traceFilePatterns())

@@ -26,6 +26,8 @@ Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& o
 
 // Every format's file patterns, once each, in table order ("*.json", "*.json.gz", ...).
 std::vector<std::string_view> traceFilePatterns();
+// The same joined: "*.json, *.json.gz", for messages.
+std::string traceFilePatternsText();
 // Whether a file name matches one of them (the traces of a folder).
 bool isTraceFileName(std::string_view fileName);
 // "PyTorch profiler trace (Kineto JSON): *.json, *.json.gz" per format, one per line, for help

@@ -1,5 +1,6 @@
 // Writing the annotated trace: File → Export Annotated Trace…, off the GUI thread, refused when
-// there is nothing to write or the file changed on disk since it was loaded.
+// there is nothing to write or the file changed on disk since it was loaded. MainWindow's members
+// declared in shell/main_window.h, in a file of their own.
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStatusBar>

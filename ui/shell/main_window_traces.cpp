@@ -1,11 +1,13 @@
 // The traces a window shows together: opening several (a folder, a selection), adding one,
-// reloading them all, and lining their clocks up (View → Align Traces).
+// reloading them all, and lining their clocks up (View → Align Traces). MainWindow's members
+// declared in shell/main_window.h, in a file of their own.
 #include <QActionGroup>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QMenu>
 #include <climits>
 
+#include "import/trace_formats.h"
 #include "shell/main_window.h"
 #include "state/trace_set.h"
 #include "state/viewer_state.h"
@@ -90,14 +92,14 @@ void MainWindow::chooseFolder() {
     const QStringList traces = ::tracesInFolder(dir);
     if (traces.isEmpty())
         showError(tr("No trace in %1").arg(QFileInfo(dir).fileName()),
-                  tr("The folder has no .json or .json.gz trace."));
+                  tr("The folder has no trace (%1).")
+                      .arg(QString::fromStdString(stackline::traceFilePatternsText())));
     else
         openTracesInWindow(traces);
 }
 
 void MainWindow::chooseAddedTrace() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Add Trace"), openDialogFolder(),
-        traceFileDialogFilter());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Add Trace"), openDialogFolder(),
+                                                      traceFileDialogFilter());
     if (!path.isEmpty()) addTrace(path);
 }

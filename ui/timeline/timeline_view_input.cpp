@@ -1,6 +1,6 @@
 // How the timeline answers the mouse: click to select, drag to pan or to select a time range,
 // double-click to zoom to a slice, the wheel to zoom or scroll, the context menu of headers and
-// tooltips.
+// tooltips. TimelineView's members declared in timeline/timeline_view.h, in a file of their own.
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QMenu>

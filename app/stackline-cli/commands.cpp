@@ -1,0 +1,95 @@
+#include "commands.h"
+
+#include <algorithm>
+
+namespace cli {
+
+namespace {
+
+constexpr Command kCommands[] = {
+    {"annotate",
+     "TRACE [--kernel-info KINFO] -o OUT [--report REPORT.json] [--in-place]\n[--timings] "
+     "[--threads N]",
+     Operands::Trace,
+     R"(annotate writes TRACE to OUT with each GPU kernel's Python stack in its args.stack, as PyTorch's
+post-processor does (OUT may be TRACE itself only with --in-place). --report writes the summary
+and every diagnostic as JSON; --timings prints each phase's wall and CPU time; --threads N loads
+and writes with N threads (default: one per core).)",
+     annotate},
+    {"summary", "TRACE [--kernel-info KINFO] [--range START_US:END_US] [--json]", Operands::Trace,
+     R"(summary counts the trace's events, kernels, annotated and unresolved kernels and diagnostics.
+summary --range summarizes [START_US, END_US): microseconds (up to 3 decimals) from the trace's
+origin, the smallest ts of its events other than metadata (ph "M"), which is also the zero of the
+viewer's ruler. Per name and process: the X slices overlapping the range, clipped to it (count,
+wall, average and self time, share of the range); per GPU stream: busy and idle time and the time
+its compute kernels overlap NCCL/RCCL kernels; GPU kernel time by Python line. --json gives
+integer nanoseconds.)",
+     summary},
+    {"hotspots",
+     "TRACE... [--kernel-info KINFO] [--top N] [--json | --folded] [--eager]\n[--jobs N] "
+     "[--threads N]",
+     Operands::Traces,
+     R"(hotspots lists GPU kernel time by Python source line: self time (each annotated kernel's time
+split among the innermost lines of its stacks) and total time (in full for every line of them).
+With --folded it writes GPU time by Python call path as folded stacks ("frame;frame;frame NS",
+frames outermost first as "file:line function", time in integer nanoseconds), the input of
+flamegraph.pl, speedscope and Perfetto.
+--json gives every line whatever --top says (which limits the text), with times in integer
+nanoseconds (self_ns, total_ns, annotated_gpu_ns, unresolved_gpu_ns) that add up exactly: a
+kernel's self time is split among its innermost lines in whole nanoseconds.
+Given several TRACEs, hotspots reads --jobs of them at once (default: one per core), each with its
+own kernel information found beside it, or with --kernel-info KINFO for all of them (ranks of one
+compiled model), and releases each trace once its lines are counted; each loads with --threads
+threads (default: the cores divided among the jobs). It prints each trace's result and their total
+({"traces": [...], "total": {...}} with --json). --folded takes one TRACE.
+With --eager, kernels outside compiled regions count too, with their eager stack: the
+python_function slices around their launch in a trace recorded with with_stack=True.)",
+     hotspots},
+    {"merge", "RESULT.json... [--top N] [--json]", Operands::Results,
+     R"(merge adds up RESULTs that hotspots --json wrote elsewhere (for one trace or several), exactly,
+and prints what hotspots would have printed for all their traces at once: with --json, byte for
+byte the output of a multi-trace hotspots --json over the same traces in the same order. A RESULT
+that is not such JSON, is inconsistent, or repeats a trace already given exits 2.)",
+     merge},
+    {"kernel-info", "KINFO [-o OUT]", Operands::KernelInfo,
+     R"(kernel-info reads KINFO in any of its forms and writes it as a registry file (to stdout without
+-o): save it as "<trace without .json>.kernel_info.json" and the trace opens with its stacks.)",
+     kernelInfo},
+    {"kernel-code", "KINFO [KERNEL...] [--trace TRACE] [--json]", Operands::KernelInfoAndKernels,
+     R"(kernel-code lists what Inductor generated for each kernel (KERNEL names, else all), read from
+KINFO when it is a TORCH_TRACE log or folder: the Triton source and its lines in the generated
+module, where the wrapper launches it, autotuning (cache state, configs, compile time), post- and
+pre-grad nodes; extern kernels (extern_kernels.mm, ...) with their call sites. With --trace, each
+kernel's GPU time on TRACE (count, total, mean, min, max) and the launch config that ran
+(kernel_kwargs, num_warps, num_stages, kernel_file, kernel_hash, occupancy); a kernel launched
+on TRACE whose code KINFO lacks is listed with the reason. --json gives every field (times in
+integer nanoseconds).)",
+     kernelCode},
+    {"diff",
+     "BASE NEW [--kernel-info-base KINFO] [--kernel-info-new KINFO] [--eager]\n[--top N] [--json]",
+     Operands::TwoTraces,
+     R"(diff compares two runs (traces BASE and NEW) by Python source line: self and total GPU time in
+each run (as hotspots counts them), the change and the ratio, launches, the line number in each.
+Lines match by file, function and code text, so that lines moved by an edit still match (by line
+number when the stack carries no code, as eager stacks). Then per kernel name, count and GPU time
+in each run; a kernel present in one run only is matched with one of the other that differs only
+in its trailing index (Inductor renames kernels when it recompiles) when both are charged to the
+same lines and fuse the same ops, and marked renamed. When both runs have ProfilerStep#N spans
+and their numbers differ, times are compared per step. --top N limits the tables printed; --json
+gives every line and kernel, times in integer nanoseconds.)",
+     diff},
+};
+
+}  // namespace
+
+std::span<const Command> commands() {
+    return kCommands;
+}
+
+const Command* findCommand(std::string_view name) {
+    const auto* c = std::find_if(std::begin(kCommands), std::end(kCommands),
+                                 [&](const Command& c) { return c.name == name; });
+    return c == std::end(kCommands) ? nullptr : c;
+}
+
+}  // namespace cli
