@@ -40,11 +40,12 @@ std::string rankList(const JobSteps& job) {
     for (size_t i = 0; i < numbers.size();) {
         size_t j = i;
         while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
-        text += (text.empty() ? "" : ", ") + std::to_string(numbers[i]) +
-                (j > i ? "-" + std::to_string(numbers[j]) : "");
+        if (!text.empty()) text += ", ";
+        text += std::to_string(numbers[i]);
+        if (j > i) (text += '-') += std::to_string(numbers[j]);
         i = j + 1;
     }
-    if (!text.empty()) text = (numbers.size() == 1 ? "rank " : "ranks ") + text;
+    if (!text.empty()) text.insert(0, numbers.size() == 1 ? "rank " : "ranks ");
     for (const std::string& o : others) text += (text.empty() ? "" : ", ") + o;
     return text;
 }
