@@ -45,11 +45,28 @@ threads (default: the cores divided among the jobs). It prints each trace's resu
 With --eager, kernels outside compiled regions count too, with their eager stack: the
 python_function slices around their launch in a trace recorded with with_stack=True.)",
      hotspots},
+    {"steps", "TRACE... [--json] [--jobs N] [--threads N]", Operands::Traces,
+     R"(steps gives, per profiler step (ProfilerStep#N) and rank, the step's duration, its GPU compute and
+collective time (each the union over streams of its kernels' spans; a step's kernels are those its
+CPU launched) and its idle GPU time (the span less the time any kernel runs), and names the
+straggler: the rank whose matched collectives start last on the ranks' clocks
+(baseTimeNanoseconds + ts), which the others wait for. A step's collectives match across ranks by
+their Comms Id arg when every one has it, else by (process group, Seq), else by their order in the
+step. It prints the ranks without steps or collectives and those that do not overlap the others
+in time, then a line per step, as "step 10: straggler rank 7 ...", with the straggler's figures
+and the ranks' spread. --json gives each rank's summary and the job: per step the straggler and per
+collective its name, process group, size, each rank's start and duration and the skew (last start
+minus first), in integer nanoseconds. One TRACE gives a single-rank result. Several load --jobs at
+once (default: one per core), each released once summarized; traces of different world sizes, or
+a rank given twice, exit 2. The viewer's Steps tab shows the same figures.)",
+     steps},
     {"merge", "RESULT.json... [--top N] [--json]", Operands::Results,
-     R"(merge adds up RESULTs that hotspots --json wrote elsewhere (for one trace or several), exactly,
-and prints what hotspots would have printed for all their traces at once: with --json, byte for
-byte the output of a multi-trace hotspots --json over the same traces in the same order. A RESULT
-that is not such JSON, is inconsistent, or repeats a trace already given exits 2.)",
+     R"(merge adds up RESULTs that hotspots --json or steps --json wrote elsewhere (for one trace or
+several), exactly, and prints what that command would have printed for all their traces at once:
+with --json, byte for byte its output over the same traces in the same order. Steps results of any
+subset of a job's ranks merge (a partial job says so). A RESULT that is not such JSON, is
+inconsistent, repeats a trace or a rank already given, is of another job (its world size) or of
+the other command exits 2, naming it, and nothing is printed.)",
      merge},
     {"kernel-info", "KINFO [-o OUT]", Operands::KernelInfo,
      R"(kernel-info reads KINFO in any of its forms and writes it as a registry file (to stdout without
@@ -78,7 +95,7 @@ same lines and fuse the same ops, and marked renamed. When both runs have Profil
 and their numbers differ, times are compared per step. --top N limits the tables printed; --json
 gives every line and kernel, times in integer nanoseconds.)",
      diff},
-};
+};  // namespace cli
 
 }  // namespace
 

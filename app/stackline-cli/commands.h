@@ -41,6 +41,7 @@ int hotspots(const Args& a);
 int kernelCode(const Args& a);
 int kernelInfo(const Args& a);
 int merge(const Args& a);
+int steps(const Args& a);
 int summary(const Args& a);
 
 }  // namespace cli

@@ -1,15 +1,19 @@
-// merge: the sum of hotspots --json results made elsewhere (a job array's tasks, say), printed as
-// one multi-trace hotspots would print it.
+// merge: hotspots --json or steps --json results made elsewhere (a job array's tasks, say),
+// printed as one run of that command over all their traces would print it: the hotspots summed,
+// the steps' rank summaries merged into one job. Every RESULT is read and checked before
+// anything is printed.
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 
+#include "analysis/step_results.h"
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
 #include "hotspot_results.h"
 #include "io/trace_bytes.h"
+#include "steps_output.h"
 
 using namespace stackline;
 
@@ -44,7 +48,8 @@ TraceHotspots traceOf(const OrderedJson& j) {
 // One RESULT's traces: hotspots TRACE --json's one, or hotspots TRACE... --json's several, whose
 // total must be theirs.
 std::vector<TraceHotspots> tracesOf(const OrderedJson& j) {
-    if (!j.is_object()) throw InputError("not a JSON object");
+    if (!j.is_object() || (!j.contains("trace") && !j.contains("traces")))
+        throw InputError("not the output of stackline-cli hotspots --json or steps --json");
     auto each = j.find("traces");
     if (each == j.end()) return {traceOf(j)};
     if (!each->is_array() || !j.contains("total"))
@@ -56,18 +61,63 @@ std::vector<TraceHotspots> tracesOf(const OrderedJson& j) {
     return traces;
 }
 
+// The traces a RESULT gives, each of them only once across all RESULTs.
+class TraceNames {
+public:
+    void add(const std::string& trace, const std::string& path) {
+        auto [at, isNew] = fileOf_.emplace(trace, path);
+        if (!isNew)
+            throw InputError("trace " + trace + " is already in " + at->second +
+                             ": it would count twice");
+    }
+
+private:
+    std::map<std::string, std::string> fileOf_;  // trace -> the RESULT that gave it
+};
+
+int mergeSteps(const Args& a, const OrderedJson& first) {
+    std::vector<RankStepSummary> ranks;
+    std::vector<std::string> fileOf;  // per rank, the RESULT that gave it
+    TraceNames names;
+    for (const std::string& path : a.inputs) {
+        try {
+            const OrderedJson j = &path == &a.inputs.front() ? first : readJson(path);
+            if (!isStepsResult(j))
+                throw InputError("not a steps --json result, unlike " + a.inputs.front());
+            for (RankStepSummary& r : stepsResultRanks(j)) {
+                names.add(r.trace, path);
+                ranks.push_back(std::move(r));
+                fileOf.push_back(path);
+            }
+        } catch (const InputError& e) {
+            throw InputError(path + ": " + e.what());
+        }
+    }
+    if (const auto m = jobMismatch(ranks))
+        throw InputError(fileOf[m->rank] + ": " + ranks[m->rank].trace + ": " + m->why);
+    printSteps(a, ranks);
+    return 0;
+}
+
 }  // namespace
 
 int merge(const Args& a) {
+    OrderedJson first;
+    try {
+        first = readJson(a.inputs.front());
+    } catch (const InputError& e) {
+        throw InputError(a.inputs.front() + ": " + e.what());
+    }
+    if (isStepsResult(first)) return mergeSteps(a, first);
     std::vector<TraceHotspots> traces;
-    std::map<std::string, std::string> fileOf;  // trace -> the RESULT that gave it
+    TraceNames names;
     for (const std::string& path : a.inputs) {
         try {
-            for (TraceHotspots& t : tracesOf(readJson(path))) {
-                auto [at, isNew] = fileOf.emplace(t.trace, path);
-                if (!isNew)
-                    throw InputError("trace " + t.trace + " is already in " + at->second +
-                                     ": it would count twice");
+            const OrderedJson j = &path == &a.inputs.front() ? first : readJson(path);
+            if (isStepsResult(j))
+                throw InputError("a steps result, unlike " + a.inputs.front() + " (hotspots)");
+            for (TraceHotspots& t : tracesOf(j)) {
+                names.add(t.trace, path);
                 traces.push_back(std::move(t));
             }
         } catch (const InputError& e) {

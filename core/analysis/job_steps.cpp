@@ -1,115 +1,14 @@
 #include "analysis/job_steps.h"
 
 #include <algorithm>
-#include <charconv>
-#include <filesystem>
-#include <map>
-#include <optional>
+#include <climits>
 #include <tuple>
 
-#include "model/event_args.h"
-#include "model/flow_index.h"
 #include "model/kineto.h"
 
 namespace stackline {
 
 namespace {
-
-std::optional<int64_t> integer(std::string_view number) {
-    int64_t v = 0;
-    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-    if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
-    return v;
-}
-
-using Interval = std::pair<int64_t, int64_t>;  // [begin, end) ns
-
-int64_t unionLength(std::vector<Interval> v) {
-    std::sort(v.begin(), v.end());
-    int64_t total = 0, end = INT64_MIN;
-    for (const auto& [b, e] : v) {
-        const int64_t from = std::max(b, end);
-        if (e > from) total += e - from;
-        end = std::max(end, e);
-    }
-    return total;
-}
-
-// A collective kernel of one rank in one step, and what matches it across ranks.
-struct Collective {
-    int64_t startNs;  // own time
-    uint32_t row;
-    std::optional<std::pair<std::string, int64_t>> sequence;  // (process group, Seq) from args
-};
-
-// Kineto copies record_param_comms' args onto the collective kernel: its process group and its
-// sequence number within the group (PyTorch's "Process Group Name" and "Seq").
-std::optional<std::pair<std::string, int64_t>> sequenceOf(const Trace& trace, uint32_t row) {
-    const nlohmann::json args = trace.args(row).object();
-    if (!args.is_object()) return std::nullopt;
-    const auto seq = args.find("Seq");
-    if (seq == args.end()) return std::nullopt;
-    std::optional<int64_t> n;
-    if (seq->is_number_integer()) n = seq->get<int64_t>();
-    if (seq->is_string()) n = integer(seq->get<std::string>());
-    if (!n) return std::nullopt;
-    const auto group = args.find("Process Group Name");
-    return std::pair{group != args.end() && group->is_string() ? group->get<std::string>() : "",
-                     *n};
-}
-
-// One trace's kernels by step.
-struct RankKernels {
-    std::map<int64_t, StepSpan> steps;  // the first span of each step number
-    std::map<int64_t, std::vector<Interval>> compute, collective;
-    std::map<int64_t, std::vector<Collective>> collectives;
-};
-
-// The step whose span holds t: spans are by start; the last one starting at or before t.
-const StepSpan* stepAt(const std::vector<StepSpan>& spans, int64_t t) {
-    auto it = std::upper_bound(spans.begin(), spans.end(), t,
-                               [](int64_t v, const StepSpan& s) { return v < s.startNs; });
-    while (it != spans.begin()) {
-        --it;
-        if (t < it->endNs) return &*it;
-        // Steps of different threads may overlap; an earlier one can still hold t.
-    }
-    return nullptr;
-}
-
-RankKernels kernelsByStep(const Trace& trace, const FlowIndex& flows) {
-    RankKernels out;
-    const std::vector<StepSpan> spans = profilerSteps(trace);
-    for (const StepSpan& s : spans) out.steps.try_emplace(s.step, s);
-    if (spans.empty()) return out;
-    const EventTable& e = trace.events;
-    for (uint32_t row = 0; row < e.size(); ++row) {
-        if (e.phase[row] != 'X' || !kineto::isGpuKernel(e.catOf(row))) continue;
-        const int64_t start = e.tsNs[row], end = start + e.durNs[row];
-        // Kernels run after the CPU has left the step that launched them: the launch says which
-        // step they belong to.
-        const StepSpan* step = nullptr;
-        if (const uint32_t launch = flows.sourceOf(row); launch != kNoRow)
-            step = stepAt(spans, e.tsNs[launch]);
-        if (!step) step = stepAt(spans, start);
-        if (!step) continue;
-        if (isCollectiveKernel(e.nameOf(row))) {
-            out.collective[step->step].push_back({start, end});
-            out.collectives[step->step].push_back({start, row, sequenceOf(trace, row)});
-        } else {
-            out.compute[step->step].push_back({start, end});
-        }
-    }
-    for (auto& [step, list] : out.collectives)
-        std::sort(list.begin(), list.end(), [](const Collective& a, const Collective& b) {
-            return std::tie(a.startNs, a.row) < std::tie(b.startNs, b.row);
-        });
-    return out;
-}
-
-int64_t clockOffset(const RankInfo& info) {
-    return info.hasBaseTime ? info.baseTimeNs : 0;
-}
 
 // The first collective kernel's start in the trace's own time.
 std::optional<int64_t> firstCollectiveStart(const Trace& trace) {
@@ -122,89 +21,173 @@ std::optional<int64_t> firstCollectiveStart(const Trace& trace) {
     return first;
 }
 
-// The straggler of one step: per collective matched across ranks, the rank that starts it last
-// on the Clock axis (when one rank alone starts it last); the rank last most often, then the one
-// latest in total.
-int stragglerOf(const std::vector<const std::vector<Collective>*>& perRank,
-                const std::vector<int64_t>& clock) {
-    // Sequence numbers match collectives when every one of the step has them; else their order.
-    bool bySequence = true;
-    for (const auto* list : perRank)
-        if (list)
-            for (const Collective& c : *list) bySequence = bySequence && c.sequence.has_value();
-    using Key = std::pair<std::string, int64_t>;
-    std::map<Key, std::vector<std::pair<int, int64_t>>> matched;  // key -> (rank, clock start)
+// One rank's collective of one step, keyed by what matches it across ranks.
+struct Entry {
+    std::string_view text;  // Comms Id, or process group; empty when matched by order
+    int64_t number = 0;     // Seq, or the order in the step
+    size_t rank = 0;
+    const RankCollective* collective = nullptr;
+    int64_t startNs = 0, endNs = 0;  // Clock axis
+    auto key() const { return std::tie(text, number); }
+};
+
+CollectiveMatch matchOf(const std::vector<const RankStepFigures*>& perRank) {
+    bool commsId = true, sequence = true;
+    for (const RankStepFigures* f : perRank)
+        if (f)
+            for (const RankCollective& c : f->collectives) {
+                commsId = commsId && c.commsId.has_value();
+                sequence = sequence && c.seq.has_value();
+            }
+    return commsId    ? CollectiveMatch::CommsId
+           : sequence ? CollectiveMatch::Sequence
+                      : CollectiveMatch::Order;
+}
+
+// The step's collectives matched across ranks, each rank's kernels of one collective as one span.
+std::vector<MatchedCollective> matchCollectives(const std::vector<const RankStepFigures*>& perRank,
+                                                const std::vector<int64_t>& clock,
+                                                CollectiveMatch match) {
+    std::vector<Entry> entries;
     for (size_t r = 0; r < perRank.size(); ++r) {
         if (!perRank[r]) continue;
-        const auto& list = *perRank[r];
+        const auto& list = perRank[r]->collectives;
         for (size_t i = 0; i < list.size(); ++i) {
-            const Key key = bySequence ? *list[i].sequence : Key{"", int64_t(i)};
-            matched[key].push_back({int(r), list[i].startNs + clock[r]});
+            const RankCollective& c = list[i];
+            Entry e{{}, int64_t(i),           r,
+                    &c, c.startNs + clock[r], c.startNs + c.durationNs + clock[r]};
+            if (match == CollectiveMatch::CommsId) {
+                e.text = *c.commsId;
+                e.number = 0;
+            } else if (match == CollectiveMatch::Sequence) {
+                e.text = c.processGroup;
+                e.number = *c.seq;
+            }
+            entries.push_back(e);
         }
     }
-    std::vector<int64_t> lastCount(perRank.size(), 0), lateness(perRank.size(), 0);
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return std::tuple(a.key(), a.rank, a.startNs) < std::tuple(b.key(), b.rank, b.startNs);
+    });
+    struct Keyed {
+        MatchedCollective collective;
+        std::tuple<std::string_view, int64_t> key;
+    };
+    std::vector<Keyed> out;
+    for (size_t i = 0; i < entries.size();) {
+        const Entry& head = entries[i];
+        MatchedCollective m;
+        const RankCollective& c = *head.collective;
+        m.name = c.name;
+        m.processGroup = c.processGroup;
+        m.dtype = c.dtype;
+        m.inElements = c.inElements;
+        m.outElements = c.outElements;
+        for (; i < entries.size() && entries[i].key() == head.key(); ++i) {
+            const Entry& e = entries[i];
+            if (!m.ranks.empty() && m.ranks.back().rank == e.rank) {
+                MatchedCollective::Start& s = m.ranks.back();
+                s.durationNs = std::max(s.startNs + s.durationNs, e.endNs) - s.startNs;
+            } else {
+                m.ranks.push_back({e.rank, e.startNs, e.endNs - e.startNs});
+            }
+        }
+        int64_t first = INT64_MAX, last = INT64_MIN;
+        for (const auto& s : m.ranks) {
+            first = std::min(first, s.startNs);
+            last = std::max(last, s.startNs);
+        }
+        m.skewNs = last - first;
+        out.push_back({std::move(m), head.key()});
+    }
+    auto firstStart = [](const MatchedCollective& m) {
+        int64_t first = INT64_MAX;
+        for (const auto& s : m.ranks) first = std::min(first, s.startNs);
+        return first;
+    };
+    std::sort(out.begin(), out.end(), [&](const Keyed& a, const Keyed& b) {
+        return std::tuple(firstStart(a.collective), a.key) <
+               std::tuple(firstStart(b.collective), b.key);
+    });
+    std::vector<MatchedCollective> result;
+    for (Keyed& k : out) result.push_back(std::move(k.collective));
+    return result;
+}
+
+int stragglerOf(const std::vector<MatchedCollective>& collectives,
+                const std::vector<const RankStepFigures*>& perRank) {
+    struct Score {
+        int64_t last = 0;      // the collectives it alone starts last
+        int64_t lateness = 0;  // the sum of its starts minus each collective's first
+        auto operator<=>(const Score&) const = default;
+    };
+    std::vector<Score> score(perRank.size());
     bool any = false;
-    for (const auto& [key, starts] : matched) {
-        if (starts.size() < 2) continue;
+    for (const MatchedCollective& m : collectives) {
+        if (m.ranks.size() < 2) continue;
         any = true;
         int64_t earliest = INT64_MAX, latest = INT64_MIN;
         int last = -1;  // the one rank that starts latest; -1 when several do
-        for (const auto& [rank, start] : starts) {
-            earliest = std::min(earliest, start);
-            if (start > latest)
-                last = rank;
-            else if (start == latest)
+        for (const auto& s : m.ranks) {
+            earliest = std::min(earliest, s.startNs);
+            if (s.startNs > latest)
+                last = int(s.rank);
+            else if (s.startNs == latest)
                 last = -1;
-            latest = std::max(latest, start);
+            latest = std::max(latest, s.startNs);
         }
-        if (last >= 0) ++lastCount[size_t(last)];
-        for (const auto& [rank, start] : starts) lateness[size_t(rank)] += start - earliest;
+        if (last >= 0) ++score[size_t(last)].last;
+        for (const auto& s : m.ranks) score[s.rank].lateness += s.startNs - earliest;
     }
     if (!any) return -1;
     int best = -1;
     for (size_t r = 0; r < perRank.size(); ++r) {
-        if (!perRank[r] || perRank[r]->empty()) continue;
-        if (best < 0 || std::tie(lastCount[r], lateness[r]) >
-                            std::tie(lastCount[size_t(best)], lateness[size_t(best)]))
-            best = int(r);
+        if (!perRank[r] || perRank[r]->collectives.empty()) continue;
+        if (best < 0 || score[r] > score[size_t(best)]) best = int(r);
     }
     return best;
 }
 
+// The ranks not running at the earliest time when the most ranks run (a sweep over their spans).
+std::vector<size_t> apartOf(const std::vector<RankStepSummary>& ranks) {
+    std::vector<std::pair<int64_t, int>> edges;  // (time, +1 start / -1 end); ends sort first
+    for (const RankStepSummary& r : ranks) {
+        if (r.lastNs <= r.firstNs) continue;
+        edges.push_back({r.firstNs + r.info.clockOffsetNs(), 1});
+        edges.push_back({r.lastNs + r.info.clockOffsetNs(), -1});
+    }
+    std::sort(edges.begin(), edges.end());
+    int running = 0, most = 0;
+    int64_t when = 0;
+    for (const auto& [t, d] : edges) {
+        running += d;
+        if (running > most) {
+            most = running;
+            when = t;
+        }
+    }
+    std::vector<size_t> apart;
+    if (edges.size() < 4) return apart;  // fewer than two ranks ran anything
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        const RankStepSummary& r = ranks[i];
+        const int64_t offset = r.info.clockOffsetNs();
+        if (r.lastNs > r.firstNs && !(r.firstNs + offset <= when && when < r.lastNs + offset))
+            apart.push_back(i);
+    }
+    return apart;
+}
+
 }  // namespace
 
-RankInfo rankInfoOf(const Trace& trace) {
-    RankInfo info;
-    info.rank = trace.metadata.rank;
-    info.worldSize = trace.metadata.worldSize;
-    info.hasBaseTime = trace.metadata.baseTimeNs.has_value();
-    info.baseTimeNs = trace.metadata.baseTimeNs.value_or(0);
-    info.label = info.rank >= 0 ? "rank " + std::to_string(info.rank)
-                                : std::filesystem::path(trace.path).filename().string();
-    return info;
-}
-
-bool isCollectiveKernel(std::string_view name) {
-    // One list for every analysis: the range summary's communication kernels are these too.
-    return kineto::isCommunicationKernel(name);
-}
-
-std::vector<StepSpan> profilerSteps(const Trace& trace) {
-    const EventTable& e = trace.events;
-    std::vector<StepSpan> out;
-    if (e.tsNs.empty()) return out;
-    constexpr std::string_view kPrefix = "ProfilerStep#";
-    for (uint32_t row = 0; row < e.size(); ++row) {
-        if (e.phase[row] != 'X') continue;
-        const std::string_view name = e.nameOf(row);
-        if (!name.starts_with(kPrefix)) continue;
-        const std::optional<int64_t> n = integer(name.substr(kPrefix.size()));
-        if (!n) continue;
-        out.push_back({*n, row, e.tsNs[row], e.tsNs[row] + e.durNs[row]});
+std::string_view nameOf(CollectiveMatch match) {
+    switch (match) {
+        case CollectiveMatch::CommsId:
+            return "comms_id";
+        case CollectiveMatch::Sequence:
+            return "process_group_seq";
+        default:
+            return "order";
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const StepSpan& a, const StepSpan& b) { return a.startNs < b.startNs; });
-    return out;
 }
 
 std::vector<int64_t> alignmentOffsets(const std::vector<const Trace*>& traces, Alignment alignment,
@@ -212,7 +195,7 @@ std::vector<int64_t> alignmentOffsets(const std::vector<const Trace*>& traces, A
     std::vector<int64_t> clock, anchor(traces.size(), 0), out;
     std::vector<bool> hasAnchor(traces.size(), false);
     for (size_t i = 0; i < traces.size(); ++i) {
-        clock.push_back(clockOffset(rankInfoOf(*traces[i])));
+        clock.push_back(rankInfoOf(*traces[i]).clockOffsetNs());
         if (alignment == Alignment::Step) {
             for (const StepSpan& s : profilerSteps(*traces[i]))
                 if (s.step == step) {
@@ -238,46 +221,80 @@ std::vector<int64_t> alignmentOffsets(const std::vector<const Trace*>& traces, A
     return out;
 }
 
-JobSteps computeJobSteps(const std::vector<RankTrace>& ranks) {
+JobSteps mergeRankSteps(const std::vector<RankStepSummary>& ranks) {
     JobSteps job;
-    std::vector<RankKernels> kernels;
-    std::vector<int64_t> clock;
-    std::map<int64_t, bool> stepNumbers;
-    for (const RankTrace& r : ranks) {
-        job.ranks.push_back(rankInfoOf(*r.trace));
-        clock.push_back(clockOffset(job.ranks.back()));
-        kernels.push_back(kernelsByStep(*r.trace, *r.flows));
-        for (const auto& [n, span] : kernels.back().steps) stepNumbers[n] = true;
+    std::vector<int64_t> clock, numbers;
+    for (const RankStepSummary& r : ranks) {
+        job.ranks.push_back(r.info);
+        job.notes.push_back(r.note);
+        clock.push_back(r.info.clockOffsetNs());
+        for (const RankStepFigures& f : r.steps) numbers.push_back(f.step);
     }
-    for (const auto& [n, unused] : stepNumbers) {
+    std::sort(numbers.begin(), numbers.end());
+    numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+    job.worldSize = ranks.empty() ? 0 : ranks.front().info.worldSize;
+    for (const RankStepSummary& r : ranks)
+        if (r.info.worldSize != job.worldSize) job.worldSize = 0;
+    job.apart = apartOf(ranks);
+    std::vector<size_t> next(ranks.size(), 0);  // each rank's first step not yet taken
+    for (const int64_t n : numbers) {
         JobStep step;
         step.step = n;
-        std::vector<const std::vector<Collective>*> perRank;
-        for (const RankKernels& k : kernels) {
-            RankStep r;
-            const std::vector<Collective>* collectives = nullptr;
-            if (auto s = k.steps.find(n); s != k.steps.end()) {
-                r.present = true;
-                r.row = s->second.row;
-                r.startNs = s->second.startNs;
-                r.endNs = s->second.endNs;
-                if (auto c = k.compute.find(n); c != k.compute.end())
-                    r.computeNs = unionLength(c->second);
-                if (auto c = k.collective.find(n); c != k.collective.end())
-                    r.collectiveNs = unionLength(c->second);
-                if (auto c = k.collectives.find(n); c != k.collectives.end()) {
-                    collectives = &c->second;
-                    r.collectives = uint32_t(c->second.size());
-                    r.firstCollectiveStartNs = c->second.front().startNs;
-                }
+        std::vector<const RankStepFigures*> perRank;
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            const auto& steps = ranks[i].steps;
+            const RankStepFigures* f = nullptr;
+            if (next[i] < steps.size() && steps[next[i]].step == n) f = &steps[next[i]++];
+            RankStep s;
+            if (f) {
+                s.present = true;
+                s.row = f->row;
+                s.startNs = f->startNs;
+                s.endNs = f->endNs;
+                s.computeNs = f->computeNs;
+                s.collectiveNs = f->collectiveNs;
+                s.idleNs = f->idleNs;
+                s.collectives = uint32_t(f->collectives.size());
+                if (!f->collectives.empty()) s.firstCollectiveStartNs = f->collectives[0].startNs;
             }
-            perRank.push_back(collectives);
-            step.ranks.push_back(r);
+            perRank.push_back(f);
+            step.ranks.push_back(s);
         }
-        step.straggler = stragglerOf(perRank, clock);
+        step.match = matchOf(perRank);
+        step.collectives = matchCollectives(perRank, clock, step.match);
+        step.straggler = stragglerOf(step.collectives, perRank);
         job.steps.push_back(std::move(step));
     }
     return job;
+}
+
+std::optional<JobMismatch> jobMismatch(const std::vector<RankStepSummary>& ranks) {
+    std::vector<std::pair<int64_t, size_t>> seen;  // (rank, index)
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        const RankInfo& r = ranks[i].info;
+        if (r.worldSize != ranks[0].info.worldSize)
+            return JobMismatch{i, "a world size of " + std::to_string(r.worldSize) + ", not " +
+                                      std::to_string(ranks[0].info.worldSize) +
+                                      ": another job's rank"};
+        if (r.worldSize > 0 && (r.rank < 0 || r.rank >= r.worldSize))
+            return JobMismatch{i, "rank " + std::to_string(r.rank) + " of a world size of " +
+                                      std::to_string(r.worldSize)};
+        if (r.rank >= 0) seen.push_back({r.rank, i});
+    }
+    std::sort(seen.begin(), seen.end());
+    std::optional<JobMismatch> first;
+    for (size_t k = 1; k < seen.size(); ++k)
+        if (seen[k].first == seen[k - 1].first && (!first || seen[k].second < first->rank))
+            first = JobMismatch{seen[k].second, "rank " + std::to_string(seen[k].first) +
+                                                    " again (it is also " +
+                                                    ranks[seen[k - 1].second].trace + ")"};
+    return first;
+}
+
+JobSteps computeJobSteps(const std::vector<RankTrace>& ranks) {
+    std::vector<RankStepSummary> summaries;
+    for (const RankTrace& r : ranks) summaries.push_back(summarizeRankSteps(*r.trace, *r.flows));
+    return mergeRankSteps(summaries);
 }
 
 }  // namespace stackline

@@ -101,12 +101,12 @@ QVariant StepsModel::data(const QModelIndex& index, int role) const {
             return straggler ? QVariant(uiColor(UiColor::WarningBanner)) : QVariant();
         case Qt::ToolTipRole:
             if (!s.present) return tr("%1 has no step %2").arg(label(rank)).arg(step.step);
-            return tr("%1, step %2: %3, GPU compute %4, in %5 collectives %6%7")
+            return tr("%1, step %2: %3, GPU compute %4, in %5 collectives %6, GPU idle %7%8")
                 .arg(label(rank))
                 .arg(step.step)
                 .arg(formatDuration(s.durationNs()), formatDuration(s.computeNs))
                 .arg(s.collectives)
-                .arg(formatDuration(s.collectiveNs))
+                .arg(formatDuration(s.collectiveNs), formatDuration(s.idleNs))
                 .arg(straggler ? tr("\nThe straggler: its collectives start last, the others "
                                     "wait for it")
                                : QString());
