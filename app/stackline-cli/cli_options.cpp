@@ -28,11 +28,14 @@ constexpr std::string_view kExitStatus =
 
 // "  stackline-cli NAME SYNOPSIS", its continuation lines indented under the first operand.
 std::string usageLine(const Command& c) {
-    const std::string lead = "  stackline-cli " + std::string(c.name) + " ";
-    std::string line = lead;
-    for (char ch : c.synopsis)
-        line += ch == '\n' ? "\n" + std::string(lead.size(), ' ') : std::string(1, ch);
-    return line + "\n";
+    std::string line = "  stackline-cli ";
+    (line += c.name) += ' ';
+    const std::size_t indent = line.size();
+    for (char ch : c.synopsis) {
+        line += ch;
+        if (ch == '\n') line.append(indent, ' ');
+    }
+    return line += '\n';
 }
 
 // The usage lines: every command's, or one command's.
