@@ -11,8 +11,8 @@ const TraceFormat& kinetoJsonFormat() {
         .patterns = {"*.json", "*.json.gz"},
         // Kineto names its files "<worker>.<time_ns>.pt.trace.json"; the weight given to these
         // globs beats the generic *.json and *.gz ones.
-        .mimeTypes = {{"application/x-stackline-trace", "PyTorch profiler trace",
-                       "*.pt.trace.json", "application/json", "text-x-generic"},
+        .mimeTypes = {{"application/x-stackline-trace", "PyTorch profiler trace", "*.pt.trace.json",
+                       "application/json", "text-x-generic"},
                       {"application/x-stackline-trace-gzip",
                        "PyTorch profiler trace (gzip-compressed)", "*.pt.trace.json.gz",
                        "application/gzip", "package-x-generic"}},

@@ -3,7 +3,6 @@
 // the chunk before it really ends there (otherwise that part is rescanned in order).
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <atomic>
 #include <exception>
 #include <memory>
@@ -23,45 +22,6 @@ namespace {
 using detail::EventScanner;
 using detail::isZeroNumber;
 using json::Cursor;
-
-// An integer member value at c (anything else is skipped and gives nullopt).
-std::optional<int64_t> readInteger(Cursor& c) {
-    const char first = *c.p;
-    if (first != '-' && (first < '0' || first > '9')) {
-        c.skipValue();
-        return std::nullopt;
-    }
-    const std::string_view number = c.readNumber();
-    int64_t v = 0;
-    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-    if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
-    return v;
-}
-
-// The distributedInfo object's rank and world_size (repeated keys: the last one counts, as in
-// Python; a repeated distributedInfo updates what it names).
-void readDistributedInfo(Cursor& c, TraceMetadata& metadata) {
-    if (*c.p != '{') {
-        c.skipValue();
-        return;
-    }
-    ++c.p;
-    c.skipSpace();
-    if (*c.p == '}') {
-        ++c.p;
-        return;
-    }
-    do {
-        const std::string key = json::decodeString(c.readKey());
-        if (key == "rank") {
-            if (auto v = readInteger(c)) metadata.rank = *v;
-        } else if (key == "world_size") {
-            if (auto v = readInteger(c)) metadata.worldSize = *v;
-        } else {
-            c.skipValue();
-        }
-    } while (c.nextMember('}'));
-}
 
 // The position of an event that likely starts at or after from: a '{' preceded by ',' and '}'.
 const char* guessEventStart(const char* from, const char* end) {
@@ -166,7 +126,7 @@ public:
                 } else if (key == "distributedInfo") {
                     readDistributedInfo(c, metadata);
                 } else if (key == "baseTimeNanoseconds") {
-                    metadata.baseTimeNs = readInteger(c);
+                    metadata.baseTimeNs = readJsonInteger(c);
                 } else if (key == "uid_assigned") {
                     const char* b = c.p;
                     char first = *c.p;

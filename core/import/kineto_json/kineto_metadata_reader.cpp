@@ -1,5 +1,6 @@
 #include "import/kineto_json/kineto_metadata_reader.h"
 
+#include <charconv>
 #include <set>
 #include <tuple>
 
@@ -97,6 +98,41 @@ void readKinetoMetadata(Trace& trace) {
                 t.sortIndex = s;
         }
     }
+}
+std::optional<int64_t> readJsonInteger(json::Cursor& c) {
+    const char first = *c.p;
+    if (first != '-' && (first < '0' || first > '9')) {
+        c.skipValue();
+        return std::nullopt;
+    }
+    const std::string_view number = c.readNumber();
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+    if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
+    return v;
+}
+
+void readDistributedInfo(json::Cursor& c, TraceMetadata& metadata) {
+    if (*c.p != '{') {
+        c.skipValue();
+        return;
+    }
+    ++c.p;
+    c.skipSpace();
+    if (*c.p == '}') {
+        ++c.p;
+        return;
+    }
+    do {
+        const std::string key = json::decodeString(c.readKey());
+        if (key == "rank") {
+            if (auto v = readJsonInteger(c)) metadata.rank = *v;
+        } else if (key == "world_size") {
+            if (auto v = readJsonInteger(c)) metadata.worldSize = *v;
+        } else {
+            c.skipValue();
+        }
+    } while (c.nextMember('}'));
 }
 
 }  // namespace stackline
