@@ -206,6 +206,14 @@ int main(int argc, char** argv) {
 
     MainWindow window;
     if (exampleDir) window.setTransientFolder(exampleDir->path());
+    // Leaves at once, as stackline-cli does: the system frees the trace's tables faster than their
+    // destructors would (a second on a GB trace). Only the bundled example's copy is removed.
+    auto quit = [&exampleDir](int status) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        exampleDir.reset();
+        std::_Exit(status);
+    };
     if (!png.isEmpty()) window.resize(width, height);
     const QString newTrace = cli.value(compare);
     // Once the trace is shown (and the new run beside it with --compare).
@@ -234,10 +242,11 @@ int main(int argc, char** argv) {
         if (cli.isSet(tab) && !window.showTab(cli.value(tab)))
             std::fprintf(stderr, "stackline: no tab named \"%s\"\n", qPrintable(cli.value(tab)));
         if (png.isEmpty()) return;
-        // Let the layout settle, and the diff be computed, before grabbing.
+        // Let the layout settle (the events posted with the documents are handled before the first
+        // tick), and the diff be computed, before grabbing.
         auto* settle = new QTimer(&window);
-        settle->setInterval(200);
-        QObject::connect(settle, &QTimer::timeout, &window, [&window, settle, png] {
+        settle->setInterval(20);
+        QObject::connect(settle, &QTimer::timeout, &window, [&window, settle, png, quit] {
             if (window.panel<DiffPanel>()->isComputing()) return;
             settle->stop();
             const bool ok = window.grab().save(png);
@@ -247,7 +256,7 @@ int main(int argc, char** argv) {
             if (ok)
                 std::printf("%s: window %dx%d, timeline %dx%d\n", qPrintable(png), w.width(),
                             w.height(), t.width(), t.height());
-            QCoreApplication::exit(ok ? 0 : 1);
+            quit(ok ? 0 : 1);
         });
         settle->start();
     };
@@ -270,10 +279,10 @@ int main(int argc, char** argv) {
                              if (!std::exchange(printed, true)) print("first-frame");
                          });
         // Filled once the load's last results are in and the window has painted them.
-        QObject::connect(&window, &MainWindow::documentLoaded, &window, [&window, print] {
+        QObject::connect(&window, &MainWindow::documentLoaded, &window, [&window, print, quit] {
             window.repaint();
             print("panels");
-            std::_Exit(0);  // as stackline-cli does: the system frees the trace's tables at once
+            quit(0);
         });
     }
     QObject::connect(&window, &MainWindow::loadFailed, &window, [&](const QString& message) {
