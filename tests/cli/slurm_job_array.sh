@@ -23,7 +23,8 @@ param=$3
 readme=$4
 
 # Each line: a command the recipe runs per trace, and the file its merge writes.
-CHECKS='hotspots total.json'
+CHECKS='hotspots total.json
+steps job_steps.json'
 
 skip() {
     echo "cli.slurm_job_array skipped: $*"
@@ -253,6 +254,10 @@ echo "$CHECKS" | while read -r command merged; do
 done
 grep -q '"annotated_gpu_ns": [1-9]' total.json || {
     echo "no annotated GPU time in total.json: the comparison would be trivial"
+    exit 1
+}
+grep -q '"straggler": {' job_steps.json || {
+    echo "no step with a straggler in job_steps.json: the comparison would be trivial"
     exit 1
 }
 echo "traces made in $(since "$started" "$made") s, cluster up in $(since "$made" "$ready") s," \
