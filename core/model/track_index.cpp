@@ -16,6 +16,51 @@ struct SliceRef {
     uint32_t row;
 };
 
+// The end of the last slice on each level, with the smallest end of every power-of-two block of
+// levels above it (a segment tree): the first level at or below some level that is free at a time
+// is found in O(log levels) however many levels are busy (concurrent slices that overlap without
+// nesting each take one).
+class FreeLevels {
+public:
+    // The first level >= from whose last slice ends at or before t (a new level if none).
+    uint32_t firstFreeFrom(uint32_t from, int64_t t) const {
+        if (from >= count_) return count_;
+        if (tree_[width_ + from] <= t) return from;
+        const uint32_t found = search(1, 0, width_, from, t);
+        return found == UINT32_MAX ? count_ : found;
+    }
+    // Records that level's last slice now ends at end (level <= the level count).
+    void occupy(uint32_t level, int64_t end) {
+        if (level == count_) {
+            if (count_ == width_) grow();
+            ++count_;
+        }
+        size_t i = width_ + level;
+        tree_[i] = end;
+        for (i /= 2; i >= 1; i /= 2) tree_[i] = std::min(tree_[2 * i], tree_[2 * i + 1]);
+    }
+
+private:
+    // The first leaf >= from in node's range [lo, hi) holding a value <= t, else UINT32_MAX.
+    uint32_t search(size_t node, uint32_t lo, uint32_t hi, uint32_t from, int64_t t) const {
+        if (hi <= from || tree_[node] > t) return UINT32_MAX;
+        if (hi - lo == 1) return lo;
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const uint32_t left = search(2 * node, lo, mid, from, t);
+        return left != UINT32_MAX ? left : search(2 * node + 1, mid, hi, from, t);
+    }
+    void grow() {
+        const uint32_t width = width_ * 2;
+        std::vector<int64_t> tree(2 * size_t(width), INT64_MAX);
+        std::copy(tree_.begin() + width_, tree_.begin() + width_ + count_, tree.begin() + width);
+        for (size_t i = width; i-- > 1;) tree[i] = std::min(tree[2 * i], tree[2 * i + 1]);
+        tree_ = std::move(tree);
+        width_ = width;
+    }
+    uint32_t width_ = 8, count_ = 0;  // leaves (a power of two), levels in use
+    std::vector<int64_t> tree_ = std::vector<int64_t>(16, INT64_MAX);
+};
+
 // Places a track's slices (sorted by start, longer first) on levels: a slice goes one level below
 // its innermost enclosing slice, or to the first level below that which is free at its start, so
 // a slice that overlaps another without nesting gets a row of its own instead of being dropped.
@@ -44,36 +89,46 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
                     slices.begin() + ptrdiff_t(runs[std::min(r + 2 * width, runs.size() - 1)]),
                     before);
     }
+    // The slices that may still enclose the next one, outermost at the bottom. A slice that a
+    // later one encloses-or-equals in end is never the innermost enclosing one again, so it is
+    // dropped when that one is pushed: ends never increase upwards, and the slices that end too
+    // early to enclose the next one are always on top.
     struct Open {
         int64_t start, end;
         uint32_t level;
     };
     std::vector<Open> open;
-    std::vector<int64_t> levelEnd;
+    FreeLevels free;
     for (const SliceRef& s : slices) {
         const bool zero = s.end == s.start;
         // A zero-length slice at its parent's very end still belongs inside it.
-        std::erase_if(open, [&](const Open& o) {
-            return !(o.end > s.start || (zero && o.end == s.start && o.start < s.start));
-        });
+        while (!open.empty() &&
+               !(open.back().end > s.start ||
+                 (zero && open.back().end == s.start && open.back().start < s.start)))
+            open.pop_back();
+        // The innermost open slice that ends at or after this one: the topmost with end >= s.end,
+        // a prefix from the bottom.
         uint32_t minLevel = 0;
-        for (auto it = open.rbegin(); it != open.rend(); ++it) {
-            if (it->end >= s.end) {
-                minLevel = it->level + 1;
-                break;
-            }
+        if (!open.empty() && open.back().end >= s.end) {
+            minLevel = open.back().level + 1;
+        } else {
+            auto it = std::partition_point(open.begin(), open.end(),
+                                           [&](const Open& o) { return o.end >= s.end; });
+            if (it != open.begin()) minLevel = std::prev(it)->level + 1;
         }
-        uint32_t level = minLevel;
-        while (level < levelEnd.size() && levelEnd[level] > s.start) ++level;
-        if (level >= levelEnd.size()) {
-            levelEnd.resize(level + 1, INT64_MIN);
-            track.levels.resize(level + 1);
-        }
-        levelEnd[level] = s.end;
+        const uint32_t level = free.firstFreeFrom(minLevel, s.start);
+        if (level >= track.levels.size()) track.levels.resize(level + 1);
+        free.occupy(level, s.end);
         TrackLevel& l = track.levels[level];
         l.start.push_back(s.start);
         l.end.push_back(s.end);
         l.row.push_back(s.row);
+        // A zero-length slice starting where an open one ends stays below it: that one still
+        // takes the zero-length slices after this one, which this one would not.
+        while (!open.empty() &&
+               (open.back().end < s.end ||
+                (open.back().end == s.end && (!zero || open.back().start == s.start))))
+            open.pop_back();
         open.push_back({s.start, s.end, level});
         trackOf[s.row] = trackId;
         levelOf[s.row] = uint16_t(std::min<uint32_t>(level, UINT16_MAX - 1));
@@ -162,7 +217,7 @@ uint32_t TrackIndex::findTrack(KeyId pid, KeyId tid) const {
 }
 
 TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata,
-                              unsigned threads) {
+                             unsigned threads) {
     TrackIndex ix;
     ix.events_ = &ev;
     const uint32_t n = ev.size();
