@@ -1,0 +1,181 @@
+// bench_worst_case [--events N] [--shapes a,b,...] [--ratio R] [--max-seconds S] [--dir DIR]
+// Times every load stage (loader, kernel information, provenance processor, track, flow and
+// counter indexes, eager stacks, name totals, summary) on the worst-case traces of
+// worst_case_trace.h, N events each (default 100000), and prints the seconds and nanoseconds per
+// event of each. --ratio R also times each shape at N/8 events (best of three runs) and fails when
+// a stage takes more than R times as long at N as at N/8 (about 8 to 12 when it is O(n log n),
+// caches included; 64 when it is quadratic); stages under 50 ms at N are not judged, their times
+// being mostly noise, and a quadratic stage takes more at 80k events.
+// --max-seconds S fails when a shape's stages take more than S seconds in all.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "analysis/name_totals.h"
+#include "annotate/summary_report.h"
+#include "import/trace_formats.h"
+#include "kernel_info/kernel_info.h"
+#include "pipeline/display_indexes.h"
+#include "worst_case_trace.h"
+
+using namespace stackline;
+using namespace stackline::bench;
+
+namespace {
+
+constexpr std::array kStages = {"load",     "kernel_info", "provenance", "tracks", "flows",
+                                "counters", "eager",       "names",      "summary"};
+using StageTimes = std::array<double, kStages.size()>;
+
+StageTimes timeStages(const std::string& trace, const std::string& kernelInfoPath) {
+    StageTimes t{};
+    size_t stage = 0;
+    auto clock = std::chrono::steady_clock::now();
+    auto lap = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        t[stage++] = std::chrono::duration<double>(now - clock).count();
+        clock = now;
+    };
+    const Trace tr = loadTrace(trace);
+    lap();
+    const KernelInfo info = KernelInfo::load(kernelInfoPath);
+    lap();
+    const Provenance provenance = runProvenance(tr, info);
+    lap();
+    DisplayIndexes ix;
+    ix.tracks = TrackIndex::build(tr.events, tr.metadata);
+    lap();
+    ix.flows = FlowIndex::build(tr.events, ix.tracks);
+    lap();
+    ix.counters = CounterIndex::build(tr, ix.tracks);
+    lap();
+    addEagerStacks(ix, tr, provenance);
+    lap();
+    std::vector<uint32_t> rows(tr.events.size());
+    std::iota(rows.begin(), rows.end(), 0u);
+    const std::vector<NameTotal> totals = totalsByName(tr.events, rows);
+    const std::vector<uint32_t> ordered = byStart(tr.events, rows);
+    lap();
+    const Summary summary = summarize(tr, provenance);
+    lap();
+    if (totals.empty() || ordered.size() != rows.size() || summary.events == 0)
+        throw std::runtime_error(trace + ": nothing was loaded");
+    return t;
+}
+
+// The best of `runs` runs, stage by stage.
+StageTimes bestOf(int runs, const std::string& trace, const std::string& kernelInfoPath) {
+    StageTimes best;
+    best.fill(1e300);
+    for (int r = 0; r < runs; ++r) {
+        const StageTimes t = timeStages(trace, kernelInfoPath);
+        for (size_t s = 0; s < t.size(); ++s) best[s] = std::min(best[s], t[s]);
+    }
+    return best;
+}
+
+void printRow(std::string_view shape, uint64_t events, const StageTimes& t) {
+    const double total = std::accumulate(t.begin(), t.end(), 0.0);
+    std::printf("%-11.*s %9llu", int(shape.size()), shape.data(), (unsigned long long)events);
+    for (double s : t) std::printf(" %8.3f", s);
+    std::printf(" %8.3f %7.0f\n", total, total * 1e9 / double(events));
+}
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: bench_worst_case [--events N] [--shapes a,b,...] [--ratio R] "
+                 "[--max-seconds S] [--dir DIR]\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    uint64_t events = 100000;
+    double ratio = 0, maxSeconds = 0;
+    std::vector<WorstShape> shapes(worstShapes().begin(), worstShapes().end());
+    std::string dir;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (i + 1 >= argc) return usage();
+        const std::string value = argv[++i];
+        if (arg == "--events") {
+            events = std::strtoull(value.c_str(), nullptr, 10);
+        } else if (arg == "--ratio") {
+            ratio = std::strtod(value.c_str(), nullptr);
+        } else if (arg == "--max-seconds") {
+            maxSeconds = std::strtod(value.c_str(), nullptr);
+        } else if (arg == "--dir") {
+            dir = value;
+        } else if (arg == "--shapes") {
+            shapes.clear();
+            for (size_t from = 0; from <= value.size();) {
+                const size_t comma = std::min(value.find(',', from), value.size());
+                const auto shape =
+                    worstShapeNamed(std::string_view(value).substr(from, comma - from));
+                if (!shape) return usage();
+                shapes.push_back(*shape);
+                from = comma + 1;
+            }
+        } else {
+            return usage();
+        }
+    }
+    if (events < 100) return usage();
+    try {
+        namespace fs = std::filesystem;
+        const bool ownDir = dir.empty();
+        if (ownDir) {
+            std::string pattern = (fs::temp_directory_path() / "bench_worst_case.XXXXXX").string();
+            if (!mkdtemp(pattern.data())) throw std::runtime_error("no temporary folder");
+            dir = pattern;
+        }
+        std::printf("%-11s %9s", "shape", "events");
+        for (const char* s : kStages) std::printf(" %8.8s", s);
+        std::printf(" %8s %7s\n", "total s", "ns/ev");
+        int failures = 0;
+        for (WorstShape shape : shapes) {
+            const std::string name(worstShapeName(shape));
+            auto run = [&](uint64_t n, int runs) {
+                const std::string path = dir + "/" + name + "_" + std::to_string(n) + ".json";
+                const std::string info = writeWorstTrace(path, shape, n);
+                const StageTimes t = bestOf(runs, path, info);
+                printRow(name, n, t);
+                fs::remove(path);
+                fs::remove(info);
+                return t;
+            };
+            const StageTimes big = run(events, ratio > 0 ? 3 : 1);
+            const double total = std::accumulate(big.begin(), big.end(), 0.0);
+            if (maxSeconds > 0 && total > maxSeconds) {
+                std::printf("FAIL %s: %.2f s for %llu events, over %.2f s\n", name.c_str(), total,
+                            (unsigned long long)events, maxSeconds);
+                ++failures;
+            }
+            if (ratio <= 0) continue;
+            const StageTimes small = run(events / 8, 3);
+            for (size_t s = 0; s < kStages.size(); ++s) {
+                if (big[s] < 0.05) continue;
+                const double r = big[s] / std::max(small[s], 1e-6);
+                if (r > ratio) {
+                    std::printf("FAIL %s %s: %.1f times as long for 8 times the events\n",
+                                name.c_str(), kStages[s], r);
+                    ++failures;
+                }
+            }
+        }
+        if (ownDir) fs::remove_all(dir);
+        return failures ? 1 : 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_worst_case: %s\n", e.what());
+        return 1;
+    }
+}
