@@ -85,11 +85,15 @@ private:
     const std::unordered_map<int64_t, uint32_t>& forwardBySequence() {
         if (!forwardBySequence_) {
             forwardBySequence_.emplace();
+            std::vector<uint8_t> python(events_.size());
+            for (uint32_t row = 0; row < events_.size(); ++row)
+                python[row] = categories_.of(row) == kineto::Category::PythonFunction;
+            const std::vector<uint8_t> inPython = tracks_.enclosedByMarked(python);
             for (uint32_t row = 0; row < events_.size(); ++row) {
                 if (categories_.of(row) != kineto::Category::CpuOp) continue;
                 const auto seq = trace_.args(row).integer(kineto::kSequenceNumberArg);
                 // The first op of a sequence number inside python_function is the forward one.
-                if (seq && !forwardBySequence_->contains(*seq) && !pythonFrames(row).empty())
+                if (seq && !forwardBySequence_->contains(*seq) && inPython[row])
                     forwardBySequence_->emplace(*seq, row);
             }
         }

@@ -435,6 +435,72 @@ std::vector<uint32_t> TrackIndex::enclosing(uint32_t row) const {
     return out;
 }
 
+std::vector<uint8_t> TrackIndex::enclosedByMarked(std::span<const uint8_t> marked) const {
+    std::vector<uint8_t> out(trackOf_.size(), 0);
+    // Per track, in time order: each level's last slice started so far is what enclosing() finds
+    // on it; a max tree over levels holds the end of that slice where it is marked, so a row is
+    // enclosed by a marked slice when the max over the levels above it reaches its end.
+    struct Start {
+        int64_t ts;
+        uint32_t level, index;  // the slice's place on its level
+    };
+    struct Query {
+        int64_t ts, end;
+        uint32_t levels, row;  // the levels above it
+    };
+    std::vector<Start> starts;
+    std::vector<Query> queries;
+    std::vector<int64_t> tree;
+    for (const Track& tr : tracks_) {
+        const auto levels = uint32_t(tr.levels.size());
+        bool any = false;
+        starts.clear();
+        queries.clear();
+        for (uint32_t l = 0; l < levels; ++l) {
+            const TrackLevel& lv = tr.levels[l];
+            for (uint32_t i = 0; i < lv.size(); ++i) {
+                starts.push_back({lv.start[i], l, i});
+                queries.push_back({lv.start[i], lv.end[i], levelOf_[lv.row[i]], lv.row[i]});
+                any = any || (lv.row[i] < marked.size() && marked[lv.row[i]]);
+            }
+        }
+        if (!any) continue;
+        for (size_t i = 0; i < tr.instantRow.size(); ++i)
+            queries.push_back({tr.instantTs[i], tr.instantTs[i], levels, tr.instantRow[i]});
+        std::sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) {
+            return a.ts != b.ts         ? a.ts < b.ts
+                   : a.level != b.level ? a.level < b.level
+                                        : a.index < b.index;
+        });
+        std::sort(queries.begin(), queries.end(),
+                  [](const Query& a, const Query& b) { return a.ts < b.ts; });
+        size_t width = 1;
+        while (width < levels) width *= 2;
+        tree.assign(2 * width, INT64_MIN);
+        size_t next = 0;
+        for (const Query& q : queries) {
+            for (; next < starts.size() && starts[next].ts <= q.ts; ++next) {
+                const Start& st = starts[next];
+                const TrackLevel& lv = tr.levels[st.level];
+                size_t at = width + st.level;
+                tree[at] = marked.size() > lv.row[st.index] && marked[lv.row[st.index]]
+                               ? lv.end[st.index]
+                               : INT64_MIN;
+                for (at /= 2; at >= 1; at /= 2) tree[at] = std::max(tree[2 * at], tree[2 * at + 1]);
+            }
+            // The max over leaves [0, q.levels).
+            int64_t best = INT64_MIN;
+            for (size_t lo = width, hi = width + std::min<size_t>(q.levels, levels); lo < hi;
+                 lo /= 2, hi /= 2) {
+                if (lo & 1) best = std::max(best, tree[lo++]);
+                if (hi & 1) best = std::max(best, tree[--hi]);
+            }
+            if (best >= q.end) out[q.row] = 1;
+        }
+    }
+    return out;
+}
+
 uint32_t TrackIndex::sliceAt(uint32_t track, int64_t t) const {
     if (track >= tracks_.size()) return kNoRow;
     const Track& tr = tracks_[track];

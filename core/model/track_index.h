@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -97,6 +98,10 @@ public:
 
     // Slices on the same track whose span contains row's span, innermost first.
     std::vector<uint32_t> enclosing(uint32_t row) const;
+    // For every row, whether enclosing(row) holds a row for which marked (one byte per row) is
+    // nonzero. One sweep over each track's slices, O(n log n) for all rows, where asking
+    // enclosing() of each row costs the track's depth each (quadratic in a deep nest).
+    std::vector<uint8_t> enclosedByMarked(std::span<const uint8_t> marked) const;
     // The deepest slice on track whose span contains t, preferring one that starts exactly at t;
     // kNoRow when none does.
     uint32_t sliceAt(uint32_t track, int64_t t) const;

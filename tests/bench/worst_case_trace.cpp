@@ -25,7 +25,10 @@ public:
     }
     void event(const char* format, auto... values) {
         if (count_++) put(",\n");
-        if (std::fprintf(f_, format, values...) < 0) fail();
+        if constexpr (sizeof...(values) == 0)
+            put(format);
+        else if (std::fprintf(f_, format, values...) < 0)
+            fail();
     }
     void finish() {
         put("\n]}\n");
@@ -107,11 +110,20 @@ std::string writeWorstTrace(const std::string& path, WorstShape shape, uint64_t 
     switch (shape) {
         case WorstShape::Nested:
         case WorstShape::Zero:
-            // One launch at the bottom of the stack, so that the kernel has a stack to take.
+            // One launch at the bottom of the stack, so that the kernel has a stack to take, and
+            // an eager backward launch on an autograd thread without Python frames, whose kernel
+            // takes the stack of the forward op with its Sequence number (every op is searched).
             region(w, 3.0);
-            for (uint64_t i = 0; i + 5 < events; ++i)
+            for (uint64_t i = 0; i + 8 < events; ++i)
                 slice(w, i, 1.0, shape == WorstShape::Nested ? 1.0 : 0.0);
             launch(w, 0, 1.0, 2.0, 1, 7);
+            w.event(R"({"ph": "X", "cat": "cpu_op", "name": "MulBackward0", "pid": 1, "tid": 2, )"
+                    R"("ts": 5.0, "dur": 3.0, "args": {"Sequence number": %llu}})",
+                    (unsigned long long)(events - 10) / 2 * 2);
+            w.event(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, )"
+                    R"("tid": 2, "ts": 6.0, "dur": 1.0, "args": {"correlation": 1}})");
+            w.event(R"({"ph": "X", "cat": "kernel", "name": "mul_backward_kernel", "pid": 0, )"
+                    R"("tid": 7, "ts": 8.0, "dur": 1.0, "args": {"correlation": 1}})");
             break;
         case WorstShape::Staircase:
             region(w, 2 * n + 2);
