@@ -32,6 +32,7 @@
 #include "analysis/range_option.h"
 #include "annotate/diagnostic.h"
 #include "io/memory_budget.h"
+#include "io/trace_bytes.h"
 #include "panels/diff_panel.h"
 #include "panels/hotspots_panel.h"
 #include "shell/main_window.h"
@@ -134,9 +135,17 @@ int main(int argc, char** argv) {
                     windowSize, separate, timings});
     cli.process(app);
 
+    // Paths made absolute, but "-": standard input, read (copied to a scratch file) as the window
+    // loads it.
+    const auto absolute = [](const QString& path) {
+        return path.toStdString() == stackline::kStandardInput ? path
+                                                               : QFileInfo(path).absoluteFilePath();
+    };
     QStringList args;
     for (const QString& arg : cli.positionalArguments()) {
-        if (QFileInfo(arg).isDir())
+        if (arg.toStdString() == stackline::kStandardInput)
+            args << arg;
+        else if (QFileInfo(arg).isDir())
             args << MainWindow::tracesInFolder(arg);
         else
             args << QFileInfo(arg).absoluteFilePath();
@@ -255,7 +264,7 @@ int main(int argc, char** argv) {
         if (newTrace.isEmpty())
             shown();
         else
-            window.compareWith(QFileInfo(newTrace).absoluteFilePath());
+            window.compareWith(absolute(newTrace));
     });
     QObject::connect(&window, &MainWindow::comparisonLoaded, &window, shown);
     if (cli.isSet(timings)) {
@@ -289,7 +298,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "stackline: --kernel-info is ignored with several traces\n");
         window.openTraces(args);
     } else if (!trace.isEmpty()) {
-        window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
+        window.openTrace(absolute(trace), kinfo);
     }
     return app.exec();
 }
