@@ -10,9 +10,10 @@ namespace stackline::bench {
 namespace {
 
 constexpr std::array kShapes = {WorstShape::Nested,    WorstShape::Zero,    WorstShape::Staircase,
-                                WorstShape::OneThread, WorstShape::OneFlow, WorstShape::Counters};
+                                WorstShape::OneThread, WorstShape::OneFlow, WorstShape::Counters,
+                                WorstShape::Backward};
 constexpr std::array<std::string_view, kShapes.size()> kNames = {
-    "nested", "zero", "staircase", "one_thread", "one_flow", "counters"};
+    "nested", "zero", "staircase", "one_thread", "one_flow", "counters", "backward"};
 
 class Writer {
 public:
@@ -141,6 +142,36 @@ std::string writeWorstTrace(const std::string& path, WorstShape shape, uint64_t 
             for (uint64_t i = 0; i + 4 < events; i += 4)
                 launch(w, i, 10.0 * double(i) + 1, 10.0 * double(i) + 5, 1, 7);
             break;
+        case WorstShape::Backward: {
+            // Forward regions on thread 1, then backward ones on thread 2, each with an op and the
+            // finish of a fwdbwd flow (bound to the event before it) whose start follows a
+            // CompiledFunction op on thread 3, after every region.
+            const uint64_t m = events / 7;
+            for (uint64_t i = 0; i < m; ++i)
+                w.event(R"({"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0", )"
+                        R"("pid": 1, "tid": 1, "ts": %.3f, "dur": 5.0, "args": {}})",
+                        10.0 * double(i));
+            const double later = 10.0 * double(m) + 100;
+            for (uint64_t i = 0; i < m; ++i) {
+                const double ts = later + 10.0 * double(i), source = 2 * later + 10.0 * double(i);
+                w.event(R"({"ph": "X", "cat": "cpu_op", "name": "CompiledFunctionBackward", )"
+                        R"("pid": 1, "tid": 2, "ts": %.3f, "dur": 5.0, "args": {}})",
+                        ts);
+                w.event(R"({"ph": "f", "id": %llu, "pid": 1, "tid": 2, "ts": %.3f, )"
+                        R"("cat": "fwdbwd", "name": "fwdbwd", "bp": "e"})",
+                        (unsigned long long)(i + 1), ts);
+                w.event(R"({"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 2, )"
+                        R"("ts": %.3f, "dur": 1.0, "args": {}})",
+                        ts + 1);
+                w.event(R"({"ph": "X", "cat": "cpu_op", "name": "CompiledFunction", "pid": 1, )"
+                        R"("tid": 3, "ts": %.3f, "dur": 1.0, "args": {}})",
+                        source);
+                w.event(R"({"ph": "s", "id": %llu, "pid": 1, "tid": 3, "ts": %.3f, )"
+                        R"("cat": "fwdbwd", "name": "fwdbwd"})",
+                        (unsigned long long)(i + 1), source);
+            }
+            break;
+        }
         case WorstShape::Counters:
             region(w, n + 1);
             for (uint64_t i = 0; i + 1 < events; ++i)

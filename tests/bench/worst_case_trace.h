@@ -18,6 +18,9 @@ enum class WorstShape : uint8_t {
     OneThread,  // ops, their launches and their kernels, all on one thread
     OneFlow,    // launches and their kernels, every ac2g flow with the same id
     Counters,   // counter points on one track
+    // Compiled backward regions whose forward flow source no compiled region encloses: each one
+    // searches every forward region for the nearest around its source.
+    Backward,
 };
 
 std::span<const WorstShape> worstShapes();
