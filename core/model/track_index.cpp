@@ -89,10 +89,11 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
                     slices.begin() + ptrdiff_t(runs[std::min(r + 2 * width, runs.size() - 1)]),
                     before);
     }
-    // The slices that may still enclose the next one, outermost at the bottom. A slice that a
-    // later one encloses-or-equals in end is never the innermost enclosing one again, so it is
-    // dropped when that one is pushed: ends never increase upwards, and the slices that end too
-    // early to enclose the next one are always on top.
+    // The open slices that may still be the innermost one around a later slice, outermost at the
+    // bottom. Pushing a slice drops those on top that end no later than it does: every later
+    // search would find it first, and it closes no sooner. So ends never increase upwards, the
+    // slices that close are always on top, and the innermost one ending at or after a slice is
+    // one binary search (a deep nest costs O(log depth) a slice, not O(depth)).
     struct Open {
         int64_t start, end;
         uint32_t level;
