@@ -420,27 +420,18 @@ bool TrackIndex::isInstant(uint32_t row) const {
 
 std::vector<uint32_t> TrackIndex::enclosing(uint32_t row) const {
     std::vector<uint32_t> out;
-    const uint32_t t = trackOf(row);
-    if (t == kNoTrack) return out;
-    const Track& tr = tracks_[t];
-    const int64_t s = events_->tsNs[row];
-    const int64_t e = isInstant(row) ? s : s + std::max<int64_t>(0, events_->durNs[row]);
-    const size_t from = isInstant(row) ? tr.levels.size() : levelOf_[row];
-    for (size_t l = from; l-- > 0;) {
-        const TrackLevel& lv = tr.levels[l];
-        size_t i = lv.firstStartingAfter(s);
-        if (i == 0) continue;
-        --i;
-        if (lv.end[i] >= e && lv.row[i] != row) out.push_back(lv.row[i]);
-    }
+    forEachEnclosing(row, [&](uint32_t r) {
+        out.push_back(r);
+        return true;
+    });
     return out;
 }
 
-std::vector<uint8_t> TrackIndex::enclosedByMarked(std::span<const uint8_t> marked) const {
-    std::vector<uint8_t> out(trackOf_.size(), 0);
+std::vector<uint32_t> TrackIndex::innermostEnclosingAll(std::span<const uint8_t> marked) const {
+    std::vector<uint32_t> out(trackOf_.size(), kNoRow);
     // Per track, in time order: each level's last slice started so far is what enclosing() finds
-    // on it; a max tree over levels holds the end of that slice where it is marked, so a row is
-    // enclosed by a marked slice when the max over the levels above it reaches its end.
+    // on it; a max tree over the levels holds that slice's end where it is marked, so a row's
+    // answer is on the deepest level above it whose value reaches the row's end.
     struct Start {
         int64_t ts;
         uint32_t level, index;  // the slice's place on its level
@@ -452,6 +443,8 @@ std::vector<uint8_t> TrackIndex::enclosedByMarked(std::span<const uint8_t> marke
     std::vector<Start> starts;
     std::vector<Query> queries;
     std::vector<int64_t> tree;
+    std::vector<uint32_t> current;  // per level: the row of its last slice started so far
+    auto isMarked = [&](uint32_t row) { return row < marked.size() && marked[row]; };
     for (const Track& tr : tracks_) {
         const auto levels = uint32_t(tr.levels.size());
         bool any = false;
@@ -462,7 +455,7 @@ std::vector<uint8_t> TrackIndex::enclosedByMarked(std::span<const uint8_t> marke
             for (uint32_t i = 0; i < lv.size(); ++i) {
                 starts.push_back({lv.start[i], l, i});
                 queries.push_back({lv.start[i], lv.end[i], levelOf_[lv.row[i]], lv.row[i]});
-                any = any || (lv.row[i] < marked.size() && marked[lv.row[i]]);
+                any = any || isMarked(lv.row[i]);
             }
         }
         if (!any) continue;
@@ -478,25 +471,28 @@ std::vector<uint8_t> TrackIndex::enclosedByMarked(std::span<const uint8_t> marke
         size_t width = 1;
         while (width < levels) width *= 2;
         tree.assign(2 * width, INT64_MIN);
+        current.assign(levels, kNoRow);
+        // The deepest leaf below `before` in node's range [lo, hi) holding a value >= end.
+        auto deepest = [&](auto& self, size_t node, size_t lo, size_t hi, size_t before,
+                           int64_t end) -> size_t {
+            if (lo >= before || tree[node] < end) return SIZE_MAX;
+            if (hi - lo == 1) return lo;
+            const size_t mid = lo + (hi - lo) / 2;
+            const size_t right = self(self, 2 * node + 1, mid, hi, before, end);
+            return right != SIZE_MAX ? right : self(self, 2 * node, lo, mid, before, end);
+        };
         size_t next = 0;
         for (const Query& q : queries) {
             for (; next < starts.size() && starts[next].ts <= q.ts; ++next) {
                 const Start& st = starts[next];
                 const TrackLevel& lv = tr.levels[st.level];
+                current[st.level] = lv.row[st.index];
                 size_t at = width + st.level;
-                tree[at] = marked.size() > lv.row[st.index] && marked[lv.row[st.index]]
-                               ? lv.end[st.index]
-                               : INT64_MIN;
+                tree[at] = isMarked(lv.row[st.index]) ? lv.end[st.index] : INT64_MIN;
                 for (at /= 2; at >= 1; at /= 2) tree[at] = std::max(tree[2 * at], tree[2 * at + 1]);
             }
-            // The max over leaves [0, q.levels).
-            int64_t best = INT64_MIN;
-            for (size_t lo = width, hi = width + std::min<size_t>(q.levels, levels); lo < hi;
-                 lo /= 2, hi /= 2) {
-                if (lo & 1) best = std::max(best, tree[lo++]);
-                if (hi & 1) best = std::max(best, tree[--hi]);
-            }
-            if (best >= q.end) out[q.row] = 1;
+            const size_t l = deepest(deepest, 1, 0, width, std::min(q.levels, levels), q.end);
+            if (l != SIZE_MAX) out[q.row] = current[l];
         }
     }
     return out;

@@ -1,6 +1,7 @@
 // make_worst_trace OUT.json SHAPE EVENTS
 // Writes one worst-case trace of worst_case_trace.h (SHAPE: nested, zero, staircase, one_thread,
-// one_flow, counters, backward) and its kernel information beside it, then prints both paths.
+// one_flow, counters, backward, deep_launches) and its kernel information beside it, then prints
+// both paths.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>

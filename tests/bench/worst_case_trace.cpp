@@ -9,11 +9,12 @@ namespace stackline::bench {
 
 namespace {
 
-constexpr std::array kShapes = {WorstShape::Nested,    WorstShape::Zero,    WorstShape::Staircase,
-                                WorstShape::OneThread, WorstShape::OneFlow, WorstShape::Counters,
-                                WorstShape::Backward};
+constexpr std::array kShapes = {
+    WorstShape::Nested,  WorstShape::Zero,     WorstShape::Staircase, WorstShape::OneThread,
+    WorstShape::OneFlow, WorstShape::Counters, WorstShape::Backward,  WorstShape::DeepLaunches};
 constexpr std::array<std::string_view, kShapes.size()> kNames = {
-    "nested", "zero", "staircase", "one_thread", "one_flow", "counters", "backward"};
+    "nested",   "zero",     "staircase", "one_thread",
+    "one_flow", "counters", "backward",  "deep_launches"};
 
 class Writer {
 public:
@@ -170,6 +171,17 @@ std::string writeWorstTrace(const std::string& path, WorstShape shape, uint64_t 
                         R"("cat": "fwdbwd", "name": "fwdbwd"})",
                         (unsigned long long)(i + 1), source);
             }
+            break;
+        }
+        case WorstShape::DeepLaunches: {
+            const uint64_t frames = events / 2, launches = events / 8;
+            const double end = 10.0 * double(launches) + 10;
+            for (uint64_t i = 0; i < frames; ++i)
+                w.event(R"({"ph": "X", "cat": "python_function", "name": "model.py(%llu): f", )"
+                        R"("pid": 1, "tid": 1, "ts": 1.0, "dur": %.3f, "args": {}})",
+                        (unsigned long long)(i % 50), end);
+            for (uint64_t i = 0; i < launches; ++i)
+                launch(w, i, 2.0 + 10.0 * double(i), 5.0 + 10.0 * double(i), i + 1, 7);
             break;
         }
         case WorstShape::Counters:

@@ -21,6 +21,9 @@ enum class WorstShape : uint8_t {
     // Compiled backward regions whose forward flow source no compiled region encloses: each one
     // searches every forward region for the nearest around its source.
     Backward,
+    // Eager launches, one after another at the bottom of a deep nest of Python frames: each
+    // kernel's stack is those frames.
+    DeepLaunches,
 };
 
 std::span<const WorstShape> worstShapes();

@@ -242,9 +242,10 @@ private slots:
         }
     }
 
-    // The one-sweep answer for every row equals asking enclosing() of each, on random slices
-    // (equal bounds, zero lengths, overlaps) and instants, with random rows marked.
-    void enclosedByMarkedMatchesEnclosing() {
+    // The one-sweep answer for every row equals the first marked row of enclosing(), which the
+    // row-by-row search finds too, on random slices (equal bounds, zero lengths, overlaps) and
+    // instants, with random rows marked.
+    void innermostEnclosingMatchesEnclosing() {
         std::mt19937 rng(5);
         for (int round = 0; round < 30; ++round) {
             std::string json = "{\"traceEvents\": [";
@@ -253,25 +254,27 @@ private slots:
             for (int i = 0; i < n; ++i) {
                 const int64_t ts = rng() % uint32_t(span);
                 const bool instant = rng() % 8 == 0;
-                json +=
-                    std::string(i ? "," : "") + "{\"ph\": \"" + (instant ? "i" : "X") +
-                    "\", \"pid\": 1, \"tid\": " + std::to_string(1 + rng() % 2) +
-                    ", \"name\": \"s\", \"ts\": " + std::to_string(ts) +
-                    (instant ? std::string()
-                             : ", \"dur\": " +
-                                   std::to_string(rng() % 3 == 0 ? 0 : rng() % uint32_t(span))) +
-                    "}";
+                const uint32_t dur = rng() % 3 == 0 ? 0 : rng() % uint32_t(span);
+                json += std::string(i ? "," : "") + "{\"ph\": \"" + (instant ? "i" : "X") +
+                        "\", \"pid\": 1, \"tid\": " + std::to_string(1 + rng() % 2) +
+                        ", \"name\": \"s\", \"ts\": " + std::to_string(ts) +
+                        (instant ? std::string() : ", \"dur\": " + std::to_string(dur)) + "}";
             }
             const Trace t = parseTrace(TraceBytes::fromString(json + "]}"), "random.json");
             const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
             std::vector<uint8_t> marked(t.events.size());
             for (uint8_t& m : marked) m = rng() % 3 == 0;
-            const std::vector<uint8_t> got = ix.enclosedByMarked(marked);
+            const std::vector<uint32_t> all = ix.innermostEnclosingAll(marked);
             for (uint32_t r = 0; r < t.events.size(); ++r) {
                 const std::vector<uint32_t> around = ix.enclosing(r);
-                const bool expected = std::any_of(around.begin(), around.end(),
-                                                  [&](uint32_t e) { return marked[e] != 0; });
-                QCOMPARE(bool(got[r]), expected);
+                const auto it = std::find_if(around.begin(), around.end(),
+                                             [&](uint32_t e) { return marked[e] != 0; });
+                const uint32_t expected = it == around.end() ? kNoRow : *it;
+                QCOMPARE(all[r], expected);
+                size_t passed = 0;
+                QCOMPARE(ix.innermostEnclosing(
+                             r, [&](uint32_t e) { return marked[e] != 0; }, passed),
+                         expected);
             }
         }
     }
