@@ -16,6 +16,7 @@
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
+#include "io/trace_bytes.h"
 
 using namespace stackline;
 
@@ -59,6 +60,11 @@ void pauseForTests() {
 
 int annotate(const Args& a) {
     if (a.out.empty()) usageError("annotate needs -o OUT");
+    // A pipe's trace is a copy: there is no file to rewrite.
+    if (a.inPlace && isStandardInput(a.trace))
+        usageError(
+            "--in-place rewrites the trace file, and standard input (-) is none: "
+            "write the annotated trace to -o OUT");
     // The pipeline's stages one by one, so that the export overlaps the summary.
     PipelineInput in = pipelineInput(a);
     in.requireKernelInfo = true;

@@ -33,6 +33,7 @@
 #include "annotate/diagnostic.h"
 #include "import/trace_formats.h"
 #include "io/memory_budget.h"
+#include "io/trace_bytes.h"
 #include "panels/diff_panel.h"
 #include "panels/hotspots_panel.h"
 #include "panels/panel_table.h"
@@ -133,9 +134,17 @@ int main(int argc, char** argv) {
                     windowSize, separate, timings});
     cli.process(app);
 
+    // Paths made absolute, but "-": standard input, read (copied to a scratch file) as the window
+    // loads it.
+    const auto absolute = [](const QString& path) {
+        return path.toStdString() == stackline::kStandardInput ? path
+                                                               : QFileInfo(path).absoluteFilePath();
+    };
     QStringList args;
     for (const QString& arg : cli.positionalArguments()) {
-        if (QFileInfo(arg).isDir())
+        if (arg.toStdString() == stackline::kStandardInput)
+            args << arg;
+        else if (QFileInfo(arg).isDir())
             args << MainWindow::tracesInFolder(arg);
         else
             args << QFileInfo(arg).absoluteFilePath();
@@ -264,7 +273,7 @@ int main(int argc, char** argv) {
         if (newTrace.isEmpty())
             shown();
         else
-            window.compareWith(QFileInfo(newTrace).absoluteFilePath());
+            window.compareWith(absolute(newTrace));
     });
     QObject::connect(&window, &MainWindow::comparisonLoaded, &window, shown);
     if (cli.isSet(timings)) {
@@ -298,7 +307,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "stackline: --kernel-info is ignored with several traces\n");
         window.openTraces(args);
     } else if (!trace.isEmpty()) {
-        window.openTrace(QFileInfo(trace).absoluteFilePath(), kinfo);
+        window.openTrace(absolute(trace), kinfo);
     }
     return app.exec();
 }

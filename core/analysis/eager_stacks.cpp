@@ -54,6 +54,20 @@ public:
         return it == launchByCorrelation_->end() ? kNoRow : it->second;
     }
 
+    // The innermost python_function slice around row, else kNoRow: searched row by row (the
+    // frame is mostly a level or two up) until that has passed more levels than a sweep of every
+    // row costs, then taken from one sweep (TrackIndex::innermostEnclosingAll), so that many
+    // launches deep below their frames (or with none) cost O(n log n), not depth each.
+    uint32_t innermostFrame(uint32_t row) {
+        if (!innermostFrames_.empty()) return innermostFrames_[row];
+        const uint32_t found = tracks_.innermostEnclosing(
+            row, [&](uint32_t r) { return categories_.of(r) == kineto::Category::PythonFunction; },
+            levelsPassed_);
+        if (levelsPassed_ > 4 * size_t(events_.size()) + 4096)
+            innermostFrames_ = tracks_.innermostEnclosingAll(pythonMask());
+        return found;
+    }
+
     // The python_function slices around row on its track, innermost first.
     std::vector<uint32_t> pythonFrames(uint32_t row) const {
         std::vector<uint32_t> frames = tracks_.enclosing(row);
@@ -85,15 +99,24 @@ private:
     const std::unordered_map<int64_t, uint32_t>& forwardBySequence() {
         if (!forwardBySequence_) {
             forwardBySequence_.emplace();
+            if (innermostFrames_.empty())
+                innermostFrames_ = tracks_.innermostEnclosingAll(pythonMask());
             for (uint32_t row = 0; row < events_.size(); ++row) {
                 if (categories_.of(row) != kineto::Category::CpuOp) continue;
                 const auto seq = trace_.args(row).integer(kineto::kSequenceNumberArg);
                 // The first op of a sequence number inside python_function is the forward one.
-                if (seq && !forwardBySequence_->contains(*seq) && !pythonFrames(row).empty())
+                if (seq && !forwardBySequence_->contains(*seq) && innermostFrames_[row] != kNoRow)
                     forwardBySequence_->emplace(*seq, row);
             }
         }
         return *forwardBySequence_;
+    }
+
+    std::vector<uint8_t> pythonMask() const {
+        std::vector<uint8_t> python(events_.size());
+        for (uint32_t row = 0; row < events_.size(); ++row)
+            python[row] = categories_.of(row) == kineto::Category::PythonFunction;
+        return python;
     }
 
     const Trace& trace_;
@@ -104,6 +127,8 @@ private:
     std::unordered_map<uint32_t, uint32_t> forwardOf_;  // backward op -> forward op (fwdbwd)
     std::optional<std::unordered_map<int64_t, uint32_t>> launchByCorrelation_;
     std::optional<std::unordered_map<int64_t, uint32_t>> forwardBySequence_;
+    std::vector<uint32_t> innermostFrames_;  // per row, once searching row by row cost too much
+    size_t levelsPassed_ = 0;                // by those searches
 };
 
 }  // namespace
@@ -129,16 +154,19 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
         const uint32_t launch = finder.launchOf(row);
         if (launch == kNoRow) continue;
         EagerOrigin origin = EagerOrigin::Launch;
-        std::vector<uint32_t> frames = finder.pythonFrames(launch);
-        if (frames.empty()) {
-            const uint32_t forward = finder.forwardOpOf(launch);
-            if (forward == kNoRow) continue;
-            frames = finder.pythonFrames(forward);
+        // The stack is the frames around its owner, kept once per innermost frame: only a new
+        // innermost frame has them listed.
+        uint32_t owner = launch, innermost = finder.innermostFrame(launch);
+        if (innermost == kNoRow) {
+            owner = finder.forwardOpOf(launch);
+            if (owner == kNoRow) continue;
+            innermost = finder.innermostFrame(owner);
             origin = EagerOrigin::Forward;
         }
-        if (frames.empty()) continue;
-        auto [it, added] = stackByInnermost.try_emplace(frames.front(), 0);
+        if (innermost == kNoRow) continue;
+        auto [it, added] = stackByInnermost.try_emplace(innermost, 0);
         if (added) {
+            const std::vector<uint32_t> frames = finder.pythonFrames(owner);
             it->second = uint32_t(out.frameStart_.size() - 1);
             out.frameRows_.insert(out.frameRows_.end(), frames.begin(), frames.end());
             out.frameStart_.push_back(uint32_t(out.frameRows_.size()));

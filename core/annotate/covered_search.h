@@ -39,6 +39,28 @@ inline void sortByStart(std::vector<Interval>& items) {
     cpythonSort(items, [](const Interval& i) -> const PyNum& { return i.start; });
 }
 
+// The compiled regions sorted by start, for _related_compile_region: the last one before an index
+// whose end is after a time. A max tree of the ends answers in O(log n), where the reference's
+// backward scan costs every region it passes (quadratic over many backward regions whose forward
+// source no region encloses). It is exact when no bound is NaN, pyLess then being a total order;
+// otherwise exact() is false and the caller scans.
+class RegionEnds {
+public:
+    explicit RegionEnds(const std::vector<Interval>& sorted);
+    bool exact() const { return exact_; }
+    // The largest i < before with pyLess(x, sorted[i].end), else -1.
+    long lastEndingAfter(std::size_t before, const PyNum& x) const {
+        return width_ ? search(1, 0, width_, before, x) : -1;
+    }
+
+private:
+    long search(std::size_t node, std::size_t lo, std::size_t hi, std::size_t before,
+                const PyNum& x) const;
+    bool exact_ = true;
+    std::size_t width_ = 0;   // leaves, a power of two
+    std::vector<PyNum> max_;  // max_[1] the root; leaves past the regions repeat the first end
+};
+
 // One entry of _find_events_covered_in's result: a region and the events it covers.
 struct CoveredGroup {
     uint32_t regionKey;

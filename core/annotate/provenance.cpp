@@ -6,6 +6,7 @@
 #include <bit>
 #include <future>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -327,6 +328,7 @@ private:
         }
         sortByStart(sortedRegions_);
         for (const Interval& i : sortedRegions_) regionStarts_.push_back(i.start);
+        regionEnds_.emplace(sortedRegions_);
     }
 
     // _related_compile_region: the nearest compiled event, any thread, strictly around the
@@ -338,6 +340,12 @@ private:
         long idx =
             std::lower_bound(regionStarts_.begin(), regionStarts_.end(), source.start, pyLess) -
             regionStarts_.begin() - 1;
+        // Every region before idx starts before the source when the order is total: the last
+        // one ending after it is the answer.
+        if (regionEnds_->exact() && !pyIsNan(source.start) && !pyIsNan(source.end)) {
+            const long found = regionEnds_->lastEndingAfter(std::size_t(idx + 1), source.end);
+            return found >= 0 ? sortedRegions_[std::size_t(found)].row : kNone;
+        }
         for (; idx >= 0; --idx) {
             const Interval& r = sortedRegions_[size_t(idx)];
             if (pyLess(r.start, source.start) && pyLess(source.end, r.end)) return r.row;
@@ -504,6 +512,7 @@ private:
     GroupedIndex kernelsByExternalId_;  // kernel keys by External id
     std::vector<Interval> sortedRegions_;
     std::vector<PyNum> regionStarts_;
+    std::optional<RegionEnds> regionEnds_;  // of sortedRegions_
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;
     // (region slot, name looked up, FoundStack::key, extern call) -> StackOrigins source
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint32_t> sourceIds_;

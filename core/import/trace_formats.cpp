@@ -44,7 +44,8 @@ Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& o
 }
 
 Trace loadTrace(const std::string& path, const LoadOptions& options) {
-    return parseTrace(TraceBytes::open(path), path, options);
+    const std::string name = isStandardInput(path) ? std::string(kStandardInputName) : path;
+    return parseTrace(TraceBytes::open(path), name, options);
 }
 
 std::vector<std::string_view> traceFilePatterns() {

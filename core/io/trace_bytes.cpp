@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "io/gzip_inflate.h"
+#include "io/stream_spool.h"
 
 namespace stackline {
 namespace {
@@ -117,32 +118,54 @@ void TraceBytes::mapFile(int fd, uint64_t size, const std::string& path) {
 }
 
 TraceBytes TraceBytes::open(const std::string& path) {
-    Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (f.fd < 0) throw InputError(sysError(path, "cannot open"));
+    const bool standardInput = isStandardInput(path);
+    const std::string name = standardInput ? std::string(kStandardInputName) : path;
+    Fd f{standardInput ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+                       : ::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (f.fd < 0) throw InputError(sysError(name, "cannot open"));
     struct stat st {};
-    if (::fstat(f.fd, &st) != 0) throw InputError(sysError(path, "cannot stat"));
-    if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, not a file");
-    auto size = uint64_t(st.st_size);
+    if (::fstat(f.fd, &st) != 0) throw InputError(sysError(name, "cannot stat"));
+    if (S_ISDIR(st.st_mode)) throw InputError(name + ": is a directory, not a file");
+    // A device would be read forever (/dev/zero) or is a terminal: neither holds a trace.
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        throw InputError(name + ": is a " + (S_ISCHR(st.st_mode) ? "character" : "block") +
+                         " device, not a trace file or a pipe");
+    if (!S_ISREG(st.st_mode)) {
+        // A pipe, FIFO or socket: copied to a scratch file first, whose bytes are then ours
+        // (nothing can change them, so they carry no stamp).
+        SpooledStream spooled = spoolStream(f.fd, name);
+        Fd scratch{spooled.scratch.fd};
+        TraceBytes t = fromFile(scratch.fd, spooled.size, name, {});
+        if (t.scratch_ < 0) std::swap(t.scratch_, scratch.fd);  // kept for discard
+        return t;
+    }
+    TraceBytes t = fromFile(f.fd, uint64_t(st.st_size), name, {folderOf(path)});
+    // Standard input redirected from a file has no path to compare the file with later.
+    if (!standardInput) t.stamp_ = fileStamp(f.fd);
+    return t;
+}
 
+// The bytes of fd's first `size` bytes: mapped, or inflated into a scratch file (near the given
+// folders when there is room) when they are gzip.
+TraceBytes TraceBytes::fromFile(int fd, uint64_t size, const std::string& path,
+                                const std::vector<std::string>& near) {
     char magic[2] = {0, 0};
-    if (size >= 2 && ::pread(f.fd, magic, 2, 0) != 2)
-        throw InputError(sysError(path, "cannot read"));
+    if (size >= 2 && ::pread(fd, magic, 2, 0) != 2) throw InputError(sysError(path, "cannot read"));
     const bool gzip = isGzipMember({magic, 2});
 
     TraceBytes t;
     t.fileSize_ = size;
-    t.stamp_ = fileStamp(f.fd);
     if (!gzip) {
-        t.mapFile(f.fd, size, path);
+        t.mapFile(fd, size, path);
         t.guard_ = MappedFileGuard(t.data_, roundUp(size));
         return t;
     }
     // gzip: the text is inflated into a scratch file (beside the trace when there is room), whose
     // pages the kernel can reclaim, and mapped like a plain file.
     TraceBytes gz;
-    gz.mapFile(f.fd, size, path);
+    gz.mapFile(fd, size, path);
     gz.guard_ = MappedFileGuard(gz.data_, roundUp(size));
-    ScratchFile scratch = openScratchFile({folderOf(path)}, guessInflatedSize(gz.text()));
+    ScratchFile scratch = openScratchFile(near, guessInflatedSize(gz.text()));
     uint64_t inflated = 0;
     try {
         try {

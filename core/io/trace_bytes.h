@@ -1,12 +1,15 @@
 // The bytes of an input file: a read-only mapping of a plain file, or of the inflated contents of a
 // gzip file (detected by its magic bytes) kept in an unlinked scratch file. Either way the text is
-// followed by readable NUL bytes, which the scanner uses as a sentinel.
+// followed by readable NUL bytes, which the scanner uses as a sentinel. A pipe (standard input as
+// "-", a FIFO, a process substitution) is first copied to a scratch file, then read the same way;
+// a device is refused.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/errors.h"
 #include "base/file_system.h"
@@ -14,9 +17,17 @@
 
 namespace stackline {
 
+// The path that names standard input, and how messages name it.
+inline constexpr std::string_view kStandardInput = "-";
+inline constexpr std::string_view kStandardInputName = "standard input";
+inline bool isStandardInput(std::string_view path) {
+    return path == kStandardInput;
+}
+
 class TraceBytes {
 public:
     TraceBytes() = default;
+    // Throws InputError naming the file (or "standard input") when it cannot be read.
     static TraceBytes open(const std::string& path);
     static TraceBytes fromString(std::string_view text);  // for tests and small inputs
     TraceBytes(TraceBytes&& other) noexcept;
@@ -49,6 +60,8 @@ public:
 
 private:
     void reset();
+    static TraceBytes fromFile(int fd, uint64_t size, const std::string& path,
+                               const std::vector<std::string>& near);
     void mapFile(int fd, uint64_t size, const std::string& path);
     char* data_ = nullptr;
     uint64_t size_ = 0;

@@ -16,6 +16,51 @@ struct SliceRef {
     uint32_t row;
 };
 
+// The end of the last slice on each level, with the smallest end of every power-of-two block of
+// levels above it (a segment tree): the first level at or below some level that is free at a time
+// is found in O(log levels) however many levels are busy (concurrent slices that overlap without
+// nesting each take one).
+class FreeLevels {
+public:
+    // The first level >= from whose last slice ends at or before t (a new level if none).
+    uint32_t firstFreeFrom(uint32_t from, int64_t t) const {
+        if (from >= count_) return count_;
+        if (tree_[width_ + from] <= t) return from;
+        const uint32_t found = search(1, 0, width_, from, t);
+        return found == UINT32_MAX ? count_ : found;
+    }
+    // Records that level's last slice now ends at end (level <= the level count).
+    void occupy(uint32_t level, int64_t end) {
+        if (level == count_) {
+            if (count_ == width_) grow();
+            ++count_;
+        }
+        size_t i = width_ + level;
+        tree_[i] = end;
+        for (i /= 2; i >= 1; i /= 2) tree_[i] = std::min(tree_[2 * i], tree_[2 * i + 1]);
+    }
+
+private:
+    // The first leaf >= from in node's range [lo, hi) holding a value <= t, else UINT32_MAX.
+    uint32_t search(size_t node, uint32_t lo, uint32_t hi, uint32_t from, int64_t t) const {
+        if (hi <= from || tree_[node] > t) return UINT32_MAX;
+        if (hi - lo == 1) return lo;
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const uint32_t left = search(2 * node, lo, mid, from, t);
+        return left != UINT32_MAX ? left : search(2 * node + 1, mid, hi, from, t);
+    }
+    void grow() {
+        const uint32_t width = width_ * 2;
+        std::vector<int64_t> tree(2 * size_t(width), INT64_MAX);
+        std::copy(tree_.begin() + width_, tree_.begin() + width_ + count_, tree.begin() + width);
+        for (size_t i = width; i-- > 1;) tree[i] = std::min(tree[2 * i], tree[2 * i + 1]);
+        tree_ = std::move(tree);
+        width_ = width;
+    }
+    uint32_t width_ = 8, count_ = 0;  // leaves (a power of two), levels in use
+    std::vector<int64_t> tree_ = std::vector<int64_t>(16, INT64_MAX);
+};
+
 // Places a track's slices (sorted by start, longer first) on levels: a slice goes one level below
 // its innermost enclosing slice, or to the first level below that which is free at its start, so
 // a slice that overlaps another without nesting gets a row of its own instead of being dropped.
@@ -44,36 +89,47 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
                     slices.begin() + ptrdiff_t(runs[std::min(r + 2 * width, runs.size() - 1)]),
                     before);
     }
+    // The open slices that may still be the innermost one around a later slice, outermost at the
+    // bottom. Pushing a slice drops those on top that end no later than it does: every later
+    // search would find it first, and it closes no sooner. So ends never increase upwards, the
+    // slices that close are always on top, and the innermost one ending at or after a slice is
+    // one binary search (a deep nest costs O(log depth) a slice, not O(depth)).
     struct Open {
         int64_t start, end;
         uint32_t level;
     };
     std::vector<Open> open;
-    std::vector<int64_t> levelEnd;
+    FreeLevels free;
     for (const SliceRef& s : slices) {
         const bool zero = s.end == s.start;
         // A zero-length slice at its parent's very end still belongs inside it.
-        std::erase_if(open, [&](const Open& o) {
-            return !(o.end > s.start || (zero && o.end == s.start && o.start < s.start));
-        });
+        while (!open.empty() &&
+               !(open.back().end > s.start ||
+                 (zero && open.back().end == s.start && open.back().start < s.start)))
+            open.pop_back();
+        // The innermost open slice that ends at or after this one: the topmost with end >= s.end,
+        // a prefix from the bottom.
         uint32_t minLevel = 0;
-        for (auto it = open.rbegin(); it != open.rend(); ++it) {
-            if (it->end >= s.end) {
-                minLevel = it->level + 1;
-                break;
-            }
+        if (!open.empty() && open.back().end >= s.end) {
+            minLevel = open.back().level + 1;
+        } else {
+            auto it = std::partition_point(open.begin(), open.end(),
+                                           [&](const Open& o) { return o.end >= s.end; });
+            if (it != open.begin()) minLevel = std::prev(it)->level + 1;
         }
-        uint32_t level = minLevel;
-        while (level < levelEnd.size() && levelEnd[level] > s.start) ++level;
-        if (level >= levelEnd.size()) {
-            levelEnd.resize(level + 1, INT64_MIN);
-            track.levels.resize(level + 1);
-        }
-        levelEnd[level] = s.end;
+        const uint32_t level = free.firstFreeFrom(minLevel, s.start);
+        if (level >= track.levels.size()) track.levels.resize(level + 1);
+        free.occupy(level, s.end);
         TrackLevel& l = track.levels[level];
         l.start.push_back(s.start);
         l.end.push_back(s.end);
         l.row.push_back(s.row);
+        // A zero-length slice starting where an open one ends stays below it: that one still
+        // takes the zero-length slices after this one, which this one would not.
+        while (!open.empty() &&
+               (open.back().end < s.end ||
+                (open.back().end == s.end && (!zero || open.back().start == s.start))))
+            open.pop_back();
         open.push_back({s.start, s.end, level});
         trackOf[s.row] = trackId;
         levelOf[s.row] = uint16_t(std::min<uint32_t>(level, UINT16_MAX - 1));
@@ -162,7 +218,7 @@ uint32_t TrackIndex::findTrack(KeyId pid, KeyId tid) const {
 }
 
 TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata,
-                              unsigned threads) {
+                             unsigned threads) {
     TrackIndex ix;
     ix.events_ = &ev;
     const uint32_t n = ev.size();
@@ -364,18 +420,80 @@ bool TrackIndex::isInstant(uint32_t row) const {
 
 std::vector<uint32_t> TrackIndex::enclosing(uint32_t row) const {
     std::vector<uint32_t> out;
-    const uint32_t t = trackOf(row);
-    if (t == kNoTrack) return out;
-    const Track& tr = tracks_[t];
-    const int64_t s = events_->tsNs[row];
-    const int64_t e = isInstant(row) ? s : s + std::max<int64_t>(0, events_->durNs[row]);
-    const size_t from = isInstant(row) ? tr.levels.size() : levelOf_[row];
-    for (size_t l = from; l-- > 0;) {
-        const TrackLevel& lv = tr.levels[l];
-        size_t i = lv.firstStartingAfter(s);
-        if (i == 0) continue;
-        --i;
-        if (lv.end[i] >= e && lv.row[i] != row) out.push_back(lv.row[i]);
+    forEachEnclosing(row, [&](uint32_t r) {
+        out.push_back(r);
+        return true;
+    });
+    return out;
+}
+
+std::vector<uint32_t> TrackIndex::innermostEnclosingAll(std::span<const uint8_t> marked) const {
+    std::vector<uint32_t> out(trackOf_.size(), kNoRow);
+    // Per track, in time order: each level's last slice started so far is what enclosing() finds
+    // on it; a max tree over the levels holds that slice's end where it is marked, so a row's
+    // answer is on the deepest level above it whose value reaches the row's end.
+    struct Start {
+        int64_t ts;
+        uint32_t level, index;  // the slice's place on its level
+    };
+    struct Query {
+        int64_t ts, end;
+        uint32_t levels, row;  // the levels above it
+    };
+    std::vector<Start> starts;
+    std::vector<Query> queries;
+    std::vector<int64_t> tree;
+    std::vector<uint32_t> current;  // per level: the row of its last slice started so far
+    auto isMarked = [&](uint32_t row) { return row < marked.size() && marked[row]; };
+    for (const Track& tr : tracks_) {
+        const auto levels = uint32_t(tr.levels.size());
+        bool any = false;
+        starts.clear();
+        queries.clear();
+        for (uint32_t l = 0; l < levels; ++l) {
+            const TrackLevel& lv = tr.levels[l];
+            for (uint32_t i = 0; i < lv.size(); ++i) {
+                starts.push_back({lv.start[i], l, i});
+                queries.push_back({lv.start[i], lv.end[i], levelOf_[lv.row[i]], lv.row[i]});
+                any = any || isMarked(lv.row[i]);
+            }
+        }
+        if (!any) continue;
+        for (size_t i = 0; i < tr.instantRow.size(); ++i)
+            queries.push_back({tr.instantTs[i], tr.instantTs[i], levels, tr.instantRow[i]});
+        std::sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) {
+            return a.ts != b.ts         ? a.ts < b.ts
+                   : a.level != b.level ? a.level < b.level
+                                        : a.index < b.index;
+        });
+        std::sort(queries.begin(), queries.end(),
+                  [](const Query& a, const Query& b) { return a.ts < b.ts; });
+        size_t width = 1;
+        while (width < levels) width *= 2;
+        tree.assign(2 * width, INT64_MIN);
+        current.assign(levels, kNoRow);
+        // The deepest leaf below `before` in node's range [lo, hi) holding a value >= end.
+        auto deepest = [&](auto& self, size_t node, size_t lo, size_t hi, size_t before,
+                           int64_t end) -> size_t {
+            if (lo >= before || tree[node] < end) return SIZE_MAX;
+            if (hi - lo == 1) return lo;
+            const size_t mid = lo + (hi - lo) / 2;
+            const size_t right = self(self, 2 * node + 1, mid, hi, before, end);
+            return right != SIZE_MAX ? right : self(self, 2 * node, lo, mid, before, end);
+        };
+        size_t next = 0;
+        for (const Query& q : queries) {
+            for (; next < starts.size() && starts[next].ts <= q.ts; ++next) {
+                const Start& st = starts[next];
+                const TrackLevel& lv = tr.levels[st.level];
+                current[st.level] = lv.row[st.index];
+                size_t at = width + st.level;
+                tree[at] = isMarked(lv.row[st.index]) ? lv.end[st.index] : INT64_MIN;
+                for (at /= 2; at >= 1; at /= 2) tree[at] = std::max(tree[2 * at], tree[2 * at + 1]);
+            }
+            const size_t l = deepest(deepest, 1, 0, width, std::min(q.levels, levels), q.end);
+            if (l != SIZE_MAX) out[q.row] = current[l];
+        }
     }
     return out;
 }

@@ -6,8 +6,10 @@
 // need.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -97,6 +99,23 @@ public:
 
     // Slices on the same track whose span contains row's span, innermost first.
     std::vector<uint32_t> enclosing(uint32_t row) const;
+    // The first row of enclosing(row) for which marked(that row) holds, else kNoRow. The search
+    // stops there: it costs the levels passed, which it adds to `passed`.
+    template <class Marked>
+    uint32_t innermostEnclosing(uint32_t row, Marked marked, size_t& passed) const {
+        uint32_t found = kNoRow;
+        forEachEnclosing(row, [&](uint32_t r) {
+            ++passed;
+            if (!marked(r)) return true;
+            found = r;
+            return false;
+        });
+        return found;
+    }
+    // The same for every row, with marked one byte per row: one sweep over each track's slices,
+    // O(n log n) whatever the depth, where asking row by row costs the levels between each row
+    // and its answer (quadratic in a deep nest with the marked slices at its top).
+    std::vector<uint32_t> innermostEnclosingAll(std::span<const uint8_t> marked) const;
     // The deepest slice on track whose span contains t, preferring one that starts exactly at t;
     // kNoRow when none does.
     uint32_t sliceAt(uint32_t track, int64_t t) const;
@@ -112,6 +131,23 @@ public:
     uint64_t sliceCount() const { return sliceCount_; }
 
 private:
+    // Calls f(slice row) for the slices around row, innermost first, while it returns true.
+    template <class F>
+    void forEachEnclosing(uint32_t row, F f) const {
+        const uint32_t t = trackOf(row);
+        if (t == kNoTrack) return;
+        const Track& tr = tracks_[t];
+        const int64_t s = events_->tsNs[row];
+        const int64_t e = isInstant(row) ? s : s + std::max<int64_t>(0, events_->durNs[row]);
+        const size_t from = isInstant(row) ? tr.levels.size() : levelOf_[row];
+        for (size_t l = from; l-- > 0;) {
+            const TrackLevel& lv = tr.levels[l];
+            size_t i = lv.firstStartingAfter(s);
+            if (i == 0) continue;
+            --i;
+            if (lv.end[i] >= e && lv.row[i] != row && !f(lv.row[i])) return;
+        }
+    }
     uint32_t displayId(const DisplayKey& key) const;  // UINT32_MAX when unknown
     const EventTable* events_ = nullptr;
     std::vector<Process> processes_;

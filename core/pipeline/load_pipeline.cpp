@@ -4,6 +4,7 @@
 
 #include "base/file_system.h"
 #include "import/trace_formats.h"
+#include "io/trace_bytes.h"
 
 namespace stackline {
 
@@ -13,7 +14,10 @@ std::shared_ptr<Trace> readTraceStage(const PipelineInput& input, LoadObserver& 
     LoadOptions options = input.load;
     options.progress = &observer;
     // A file rewritten while it is indexed fails to parse, or parses as another trace: say so.
-    std::optional<FileStamp> before = fileStamp(input.tracePath);
+    // (A pipe is copied first: what is read is that copy.)
+    std::optional<FileStamp> before;
+    if (!isStandardInput(input.tracePath) && isRegularFile(input.tracePath))
+        before = fileStamp(input.tracePath);
     auto changed = [&] {
         std::string what = before ? describeChange(*before, fileStamp(input.tracePath)) : "";
         if (!what.empty())
@@ -39,14 +43,17 @@ LoadedKernelInfo readKernelInfoStage(const PipelineInput& input, const Trace& tr
     observer.stageStarted(LoadStage::KernelInfo);
     LoadedKernelInfo k;
     k.path = input.kernelInfoPath;
-    if (k.path.empty()) {
+    // Standard input has no folder to look in.
+    const bool beside = !isStandardInput(input.tracePath);
+    if (k.path.empty() && beside) {
         k.path = findKernelInfoFor(trace.path);
         k.found = !k.path.empty();
         if (k.found) observer.kernelInfoFound(k.path);
     }
     if (k.path.empty() && input.requireKernelInfo)
-        throw InputError(trace.path +
-                         ": no kernel information given (--kernel-info) or found beside the trace");
+        throw InputError(trace.path + (beside ? ": no kernel information given (--kernel-info) "
+                                                "or found beside the trace"
+                                              : ": no kernel information given (--kernel-info)"));
     if (!k.path.empty()) k.info = KernelInfo::load(k.path);
     observer.kernelInfoRead(k);
     return k;
@@ -75,7 +82,8 @@ std::shared_ptr<const Trace> traceStage(const PipelineInput& input, LoadObserver
     return input.trace;
 }
 
-DisplayIndexes indexesStage(const PipelineInput& input, const Trace& trace, LoadObserver& observer) {
+DisplayIndexes indexesStage(const PipelineInput& input, const Trace& trace,
+                            LoadObserver& observer) {
     observer.throwIfCancelled();
     DisplayIndexes ix = buildTraceIndexes(trace, input.load.threads);
     observer.throwIfCancelled();
@@ -92,8 +100,8 @@ LoadedTrace runLoadPipeline(const PipelineInput& input, LoadObserver& observer) 
     // when a stage throws.
     std::future<DisplayIndexes> indexes;
     if (input.displayIndexes)
-        indexes = std::async(std::launch::async,
-                             [&] { return indexesStage(input, trace, observer); });
+        indexes =
+            std::async(std::launch::async, [&] { return indexesStage(input, trace, observer); });
     out.kernelInfo = readKernelInfoStage(input, trace, observer);
     out.provenance = provenanceStage(input, trace, out.kernelInfo.info, observer);
     if (input.displayIndexes) {

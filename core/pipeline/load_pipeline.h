@@ -11,22 +11,22 @@
 #include <memory>
 #include <string>
 
-#include "annotate/provenance.h"
 #include "analysis/hotspots.h"
+#include "annotate/provenance.h"
 #include "annotate/summary_report.h"
 #include "base/progress.h"
 #include "import/trace_format.h"
 #include "kernel_info/kernel_info.h"
-#include "pipeline/display_indexes.h"
 #include "model/trace.h"
+#include "pipeline/display_indexes.h"
 
 namespace stackline {
 
 enum class LoadStage : uint8_t { Trace, KernelInfo, Provenance, Indexes, Summary };
 
 struct PipelineInput {
-    std::string tracePath;
-    std::string kernelInfoPath;      // empty: look beside the trace (findKernelInfoFor)
+    std::string tracePath;       // "-": standard input
+    std::string kernelInfoPath;  // empty: look beside the trace (findKernelInfoFor), not for "-"
     bool requireKernelInfo = false;  // fail when none is given or found (annotating needs it)
     // Set to reprocess a trace already loaded (other kernel information) instead of reading it.
     std::shared_ptr<const Trace> trace;

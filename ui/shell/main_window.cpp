@@ -367,8 +367,10 @@ void MainWindow::onLoadFinished(bool cancelled, const QString& error) {
     applyAlignment();
     timeline_->setFocus();
     const ViewedTrace* doc = document();
-    if (transientFolder_.isEmpty() || QFileInfo(doc->tracePath()).absolutePath() !=
-                                          QFileInfo(transientFolder_).absoluteFilePath())
+    // Neither the bundled example nor a trace read from a pipe (no file) can be opened again.
+    if (doc->trace->bytes.stamp() &&
+        (transientFolder_.isEmpty() || QFileInfo(doc->tracePath()).absolutePath() !=
+                                           QFileInfo(transientFolder_).absoluteFilePath()))
         recent_->add(doc->tracePath(), doc->kernelInfoFound ? QString() : doc->kernelInfoPath);
     warnIfKernelInfoMatchesNothing();
     if (!loaded->skipped.isEmpty())

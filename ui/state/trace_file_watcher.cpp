@@ -19,7 +19,8 @@ void TraceFileWatcher::watch(std::shared_ptr<const stackline::Trace> trace) {
     if (!watcher_.directories().isEmpty()) watcher_.removePaths(watcher_.directories());
     trace_ = std::move(trace);
     reported_ = false;
-    if (!trace_ || trace_->path.empty()) return;
+    // A trace read from a pipe was copied: there is no file to watch.
+    if (!trace_ || trace_->path.empty() || !trace_->bytes.stamp()) return;
     const QString path = QString::fromStdString(trace_->path);
     watcher_.addPath(QFileInfo(path).absolutePath());
     watcher_.addPath(path);

@@ -182,6 +182,103 @@ private slots:
         QCOMPARE(levelsOf(shuffled), expected);
     }
 
+    // Random slices with many equal bounds, zero lengths and overlaps without nesting: the levels
+    // are those of the plain definition (one level below the innermost open slice that ends at or
+    // after this one, or the first level below it that is free), which takes quadratic time.
+    void levelsMatchTheDefinition() {
+        struct Slice {
+            int64_t ts, dur;
+            uint32_t row;
+        };
+        std::mt19937 rng(11);
+        for (int round = 0; round < 40; ++round) {
+            std::vector<Slice> slices;
+            const int n = 50 + int(rng() % 400);
+            const int span = 4 + int(rng() % 60);
+            for (int i = 0; i < n; ++i) {
+                const int64_t ts = rng() % uint32_t(span);
+                const int64_t dur = rng() % 3 == 0 ? 0 : int64_t(rng() % uint32_t(span / 2 + 1));
+                slices.push_back({ts, dur, uint32_t(i)});
+            }
+            std::string json = "{\"traceEvents\": [";
+            for (size_t i = 0; i < slices.size(); ++i)
+                json += std::string(i ? "," : "") +
+                        "{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"name\": \"s\", \"ts\": " +
+                        std::to_string(slices[i].ts) +
+                        ", \"dur\": " + std::to_string(slices[i].dur) + "}";
+            const Trace t = parseTrace(TraceBytes::fromString(json + "]}"), "random.json");
+            const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
+
+            std::sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+                if (a.ts != b.ts) return a.ts < b.ts;
+                if (a.dur != b.dur) return a.dur > b.dur;
+                return a.row < b.row;
+            });
+            struct Open {
+                int64_t start, end;
+                uint32_t level;
+            };
+            std::vector<Open> open;
+            std::vector<int64_t> levelEnd;
+            for (const Slice& s : slices) {
+                const int64_t end = s.ts + s.dur;
+                const bool zero = s.dur == 0;
+                std::erase_if(open, [&](const Open& o) {
+                    return !(o.end > s.ts || (zero && o.end == s.ts && o.start < s.ts));
+                });
+                uint32_t level = 0;
+                for (auto it = open.rbegin(); it != open.rend(); ++it)
+                    if (it->end >= end) {
+                        level = it->level + 1;
+                        break;
+                    }
+                while (level < levelEnd.size() && levelEnd[level] > s.ts) ++level;
+                if (level >= levelEnd.size()) levelEnd.resize(level + 1);
+                levelEnd[level] = end;
+                open.push_back({s.ts, end, level});
+                QCOMPARE(ix.levelOf(s.row), uint16_t(level));
+            }
+            QCOMPARE(ix.tracks()[0].levels.size(), levelEnd.size());
+        }
+    }
+
+    // The one-sweep answer for every row equals the first marked row of enclosing(), which the
+    // row-by-row search finds too, on random slices (equal bounds, zero lengths, overlaps) and
+    // instants, with random rows marked.
+    void innermostEnclosingMatchesEnclosing() {
+        std::mt19937 rng(5);
+        for (int round = 0; round < 30; ++round) {
+            std::string json = "{\"traceEvents\": [";
+            const int n = 50 + int(rng() % 300);
+            const int span = 4 + int(rng() % 40);
+            for (int i = 0; i < n; ++i) {
+                const int64_t ts = rng() % uint32_t(span);
+                const bool instant = rng() % 8 == 0;
+                const uint32_t dur = rng() % 3 == 0 ? 0 : rng() % uint32_t(span);
+                json += std::string(i ? "," : "") + "{\"ph\": \"" + (instant ? "i" : "X") +
+                        "\", \"pid\": 1, \"tid\": " + std::to_string(1 + rng() % 2) +
+                        ", \"name\": \"s\", \"ts\": " + std::to_string(ts) +
+                        (instant ? std::string() : ", \"dur\": " + std::to_string(dur)) + "}";
+            }
+            const Trace t = parseTrace(TraceBytes::fromString(json + "]}"), "random.json");
+            const TrackIndex ix = TrackIndex::build(t.events, t.metadata, 1);
+            std::vector<uint8_t> marked(t.events.size());
+            for (uint8_t& m : marked) m = rng() % 3 == 0;
+            const std::vector<uint32_t> all = ix.innermostEnclosingAll(marked);
+            for (uint32_t r = 0; r < t.events.size(); ++r) {
+                const std::vector<uint32_t> around = ix.enclosing(r);
+                const auto it = std::find_if(around.begin(), around.end(),
+                                             [&](uint32_t e) { return marked[e] != 0; });
+                const uint32_t expected = it == around.end() ? kNoRow : *it;
+                QCOMPARE(all[r], expected);
+                size_t passed = 0;
+                QCOMPARE(ix.innermostEnclosing(
+                             r, [&](uint32_t e) { return marked[e] != 0; }, passed),
+                         expected);
+            }
+        }
+    }
+
     void firstEndingMatchesLinearScan() {
         TrackLevel l;
         std::mt19937 rng(7);

@@ -381,6 +381,30 @@ private slots:
         QVERIFY(p.readAllStandardError().contains("missing.json"));
     }
 
+    void standardInputOpens() {
+        // "-": the trace piped in is shown as the file is (its unresolved kernel on screen).
+        const QString png = tmp_.filePath(QStringLiteral("stdin.png"));
+        QProcess p;
+        p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        p.start(QStringLiteral(STACKLINE_APP),
+                {QStringLiteral("-"), QStringLiteral("--select"),
+                 QStringLiteral("triton_red_fused_sum_1"), QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForStarted(60000));
+        QFile trace(kTrace);
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        p.write(trace.readAll());
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        int hot = 0;
+        const QRgb unresolved = sliceColor(SliceStyle::KernelUnresolved).rgb();
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2) hot += image.pixel(x, y) == unresolved;
+        QVERIFY(hot > 20);
+    }
+
 private:
     uint32_t selected() const { return window_->state()->selectedRow(window_->document()); }
 
