@@ -51,6 +51,7 @@ std::string mimeXml() {
         "<mime-info xmlns=\"http://www.freedesktop.org/standards/shared-mime-info\">\n";
     for (const TraceFormat& f : traceFormats())
         for (const TraceMimeType& m : f.mimeTypes) {
+            if (m.glob.empty()) continue;  // the desktop's own type
             x += "  <mime-type type=\"" + std::string(m.type) + "\">\n";
             x += "    <comment>" + std::string(m.comment) + "</comment>\n";
             x += "    <sub-class-of type=\"" + std::string(m.subClassOf) + "\"/>\n";

@@ -35,7 +35,9 @@ enum class AnnotatedExport : uint8_t {
     None,        // not at all
 };
 
-// A MIME type of the format, for the desktop's shared-mime-info database.
+// A MIME type of the format, for the desktop's shared-mime-info database. One with no glob is a
+// type the desktop already defines (application/vnd.sqlite3): Stackline is then listed as one
+// more application for it, and its package does not claim the type's files.
 struct TraceMimeType {
     std::string_view type;        // "application/x-stackline-trace"
     std::string_view comment;     // "PyTorch profiler trace"

@@ -5,12 +5,14 @@
 #include <algorithm>
 
 #include "import/kineto_json/kineto_json_format.h"
+#include "import/nsight/nsight_format.h"
 
 namespace stackline {
 
 std::span<const TraceFormat> traceFormats() {
     // One line per format, in the order they are asked to recognise a file; the fallback last.
     static const std::vector<TraceFormat> formats = {
+        nsightSqliteFormat(),
         kinetoJsonFormat(),
     };
     return formats;

@@ -256,7 +256,7 @@ namespace stackline {
 
 std::string findKernelInfoFor(const std::string& tracePath) {
     std::string base = tracePath;
-    for (const char* suffix : {".gz", ".json"})
+    for (const char* suffix : {".gz", ".json", ".sqlite"})
         if (base.size() > std::strlen(suffix) &&
             base.compare(base.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
             base.resize(base.size() - std::strlen(suffix));

@@ -1,0 +1,418 @@
+#include "import/nsight/nsight_loader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "import/nsight/backward_pairs.h"
+#include "import/nsight/nsight_args_reader.h"
+#include "import/nsight/nsight_names.h"
+#include "import/nsight/sqlite_db.h"
+
+namespace stackline::nsight {
+
+namespace {
+
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+constexpr const char* kKernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+constexpr const char* kMemcpyTable = "CUPTI_ACTIVITY_KIND_MEMCPY";
+constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
+constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+constexpr const char* kNvtxTable = "NVTX_EVENTS";
+// ENUM_NSYS_EVENT_TYPE: NVTX push/pop and start/end ranges; ENUM_NSYS_EVENT_CLASS: the driver.
+constexpr int kNvtxPushPopRange = 59, kNvtxStartEndRange = 60;
+constexpr int kEventClassCudaDriver = 1;
+
+struct KeyHash {
+    std::size_t operator()(const std::pair<int64_t, int64_t>& k) const {
+        return std::hash<int64_t>()(k.first * 0x9E3779B97F4A7C15ll ^ k.second);
+    }
+};
+
+class Reader {
+public:
+    Reader(const Database& db, Trace& trace, const LoadOptions& options)
+        : db_(db), t_(trace.events), meta_(trace.metadata), options_(options) {
+        catKernel_ = t_.strings.intern("kernel");
+        catMemcpy_ = t_.strings.intern("gpu_memcpy");
+        catMemset_ = t_.strings.intern("gpu_memset");
+        catRuntime_ = t_.strings.intern("cuda_runtime");
+        catDriver_ = t_.strings.intern("cuda_driver");
+        catOp_ = t_.strings.intern("cpu_op");
+        catAnnotation_ = t_.strings.intern("user_annotation");
+        catFlow_ = t_.strings.intern("ac2g");
+        catFwdBwd_ = t_.strings.intern("fwdbwd");
+    }
+
+    void run() {
+        readStrings();
+        readSessionStart();
+        readProcesses();
+        // GPU activity first, so that an API call knows whether its correlation has any and a
+        // flow starts only where one finishes.
+        readKernels();
+        readMemory(kMemcpyTable, catMemcpy_);
+        readMemory(kMemsetTable, catMemset_);
+        readRuntime();
+        readNvtx();
+        linkExternalIds();
+    }
+
+    ArgsStore takeArgs() { return std::move(args_); }
+
+private:
+    void tick() {
+        if (Progress* p = options_.progress; p && (t_.size() & 0xFFFF) == 0) p->throwIfCancelled();
+    }
+
+    uint32_t stringOf(int64_t id) const {
+        const auto it = strings_.find(id);
+        return it == strings_.end() ? 0 : it->second;
+    }
+
+    void readStrings() {
+        Statement s(db_, "SELECT id, value FROM StringIds");
+        while (s.step()) strings_.emplace(s.integer(0), t_.strings.intern(s.text(1)));
+    }
+
+    void readSessionStart() {
+        if (!db_.hasTable("TARGET_INFO_SESSION_START_TIME")) return;
+        Statement s(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1");
+        if (s.step()) meta_.baseTimeNs = s.optionalInteger(0);
+    }
+
+    // Named as Kineto names them: "CPU" processes and "thread TID (NAME)" threads sorted by id,
+    // "GPU N" devices after them with "stream N" threads.
+    void readProcesses() {
+        auto key = [](int64_t v) { return DisplayKey{true, v, {}}; };
+        if (db_.hasTable("PROCESSES")) {
+            Statement s(db_, "SELECT globalPid, name FROM PROCESSES");
+            while (s.step()) {
+                const int64_t pid = pidOfGlobalId(s.integer(0));
+                ProcessNaming& p = meta_.processes[key(pid)];
+                if (!s.text(1).empty()) p.name = std::string(s.text(1));
+                p.labels = "CPU";
+                p.sortIndex = pid;
+            }
+        }
+        if (db_.hasTable("ThreadNames")) {
+            Statement s(db_, "SELECT nameId, globalTid FROM ThreadNames");
+            while (s.step()) {
+                const int64_t g = s.integer(1), tid = tidOfGlobalId(g);
+                ThreadNaming& t = meta_.threads[{key(pidOfGlobalId(g)), key(tid)}];
+                t.name = "thread " + std::to_string(tid) + " (" +
+                         std::string(t_.strings.at(stringOf(s.integer(0)))) + ")";
+                t.sortIndex = tid;
+            }
+        }
+    }
+
+    void nameStream(int64_t device, int64_t stream) {
+        if (device == lastStream_.first && stream == lastStream_.second) return;
+        lastStream_ = {device, stream};
+        const DisplayKey d{true, device, {}}, s{true, stream, {}};
+        ThreadNaming& t = meta_.threads[{d, s}];
+        if (t.name) return;
+        t.name = "stream " + std::to_string(stream);
+        t.sortIndex = stream;
+        ProcessNaming& p = meta_.processes[d];
+        p.labels = "GPU " + std::to_string(device);
+        p.sortIndex = 5000000 + device;
+    }
+
+    // Appends a row; args: the index of its ArgsRecord or UINT32_MAX.
+    uint32_t addRow(uint32_t name, uint32_t cat, char phase, int64_t pid, int64_t tid,
+                    int64_t startNs, int64_t durNs, uint32_t args, int64_t externalId) {
+        tick();
+        const uint32_t row = t_.size();
+        t_.begin.push_back(0);
+        t_.length.push_back(0);
+        t_.argsOffset.push_back(0);
+        t_.argsLength.push_back(0);
+        t_.name.push_back(name);
+        t_.cat.push_back(cat);
+        t_.phase.push_back(phase);
+        t_.pid.push_back(t_.keys.intKey(pid));
+        t_.tid.push_back(t_.keys.intKey(tid));
+        t_.externalId.push_back(externalId == kNoValue ? kNoKey : t_.keys.intKey(externalId));
+        if (options_.nanoseconds) {
+            t_.tsNs.push_back(startNs);
+            t_.durNs.push_back(phase == 'X' ? durNs : 0);
+        }
+        // As Kineto writes them: microseconds with a fraction.
+        auto bits = [](int64_t ns) {
+            const double us = double(ns) / 1000.0;
+            uint64_t b;
+            std::memcpy(&b, &us, sizeof b);
+            return b;
+        };
+        t_.tsBits.push_back(bits(startNs));
+        t_.durBits.push_back(phase == 'X' ? bits(durNs) : 0);
+        EventTable::Kinds k{};
+        k.event = ValueKind::Object;
+        k.name = ValueKind::String;
+        k.cat = ValueKind::String;
+        k.args = args == UINT32_MAX ? ValueKind::Absent : ValueKind::Object;
+        k.callFrom = CallFrom::No;
+        k.ts = PyNum::Kind::Float;
+        k.dur = phase == 'X' ? PyNum::Kind::Float : PyNum::Kind::Missing;
+        k.flowId = FlowIdStatus::Missing;
+        t_.kinds.push_back(k);
+        args_.recordOf.push_back(args);
+        return row;
+    }
+
+    void addFlow(char phase, uint32_t cat, int64_t id, int64_t pid, int64_t tid, int64_t ts) {
+        const uint32_t row = addRow(cat, cat, phase, pid, tid, ts, 0, UINT32_MAX, kNoValue);
+        t_.kinds[row].flowId = FlowIdStatus::Ok;
+        t_.flowIds.push(row, id);
+    }
+
+    uint32_t addRecord(const ArgsRecord& r) {
+        args_.records.push_back(r);
+        return uint32_t(args_.records.size() - 1);
+    }
+
+    // The flow id of a launch's (globalPid, correlationId), made on first use.
+    int64_t flowId(int64_t globalPid, int64_t correlation) {
+        return flows_.try_emplace({globalPid, correlation}, int64_t(flows_.size()) + 1)
+            .first->second;
+    }
+
+    void readGpuRow(const Statement& s, uint32_t name, uint32_t cat, ArgsRecord r) {
+        const int64_t start = s.integer(0), end = s.integer(1);
+        r.device = int32_t(s.integer(2));
+        r.context = int32_t(s.integer(3));
+        r.stream = int32_t(s.integer(4));
+        const auto correlation = s.optionalInteger(5);
+        const auto globalPid = s.optionalInteger(6);
+        if (correlation) r.correlation = *correlation;
+        nameStream(r.device, r.stream);
+        addRow(name, cat, 'X', r.device, r.stream, start, end - start, addRecord(r), kNoValue);
+        if (correlation && globalPid) {
+            const int64_t id = flowId(*globalPid, *correlation);
+            gpuFlows_.push_back({t_.size() - 1, id});
+            addFlow('f', catFlow_, id, r.device, r.stream, start);
+        }
+    }
+
+    void readKernels() {
+        if (!db_.hasTable(kKernelTable)) return;
+        Statement s(db_, std::string("SELECT start, end, deviceId, contextId, streamId, "
+                                     "correlationId, globalPid, demangledName, gridX, gridY, "
+                                     "gridZ, blockX, blockY, blockZ, registersPerThread, "
+                                     "staticSharedMemory + dynamicSharedMemory FROM ") +
+                             kKernelTable);
+        while (s.step()) {
+            ArgsRecord r;
+            r.kind = ArgsRecord::Kind::Kernel;
+            for (int i = 0; i < 3; ++i) {
+                r.grid[i] = int32_t(s.integer(8 + i));
+                r.block[i] = int32_t(s.integer(11 + i));
+            }
+            r.registers = int32_t(s.integer(14));
+            r.sharedMemory = int32_t(s.integer(15));
+            readGpuRow(s, stringOf(s.integer(7)), catKernel_, r);
+        }
+    }
+
+    void readMemory(const char* table, uint32_t cat) {
+        if (!db_.hasTable(table)) return;
+        const bool copy = cat == catMemcpy_;
+        Statement s(db_, std::string("SELECT start, end, deviceId, contextId, streamId, "
+                                     "correlationId, globalPid, bytes, ") +
+                             (copy ? "copyKind, srcKind, dstKind" : "memKind, 0, 0") + " FROM " +
+                             table);
+        std::unordered_map<int64_t, uint32_t> names;  // by the kinds, packed
+        while (s.step()) {
+            ArgsRecord r;
+            r.kind = copy ? ArgsRecord::Kind::Memcpy : ArgsRecord::Kind::Memset;
+            r.bytes = s.integer(7);
+            const int64_t a = s.integer(8), b = s.integer(9), c = s.integer(10);
+            const int64_t packed = (a << 32) | (b << 16) | c;
+            auto it = names.find(packed);
+            if (it == names.end())
+                it = names
+                         .emplace(packed,
+                                  t_.strings.intern(copy ? memcpyName(a, b, c) : memsetName(a)))
+                         .first;
+            readGpuRow(s, it->second, cat, r);
+        }
+    }
+
+    void readRuntime() {
+        if (!db_.hasTable(kRuntimeTable)) return;
+        Statement s(db_, std::string("SELECT start, end, eventClass, globalTid, correlationId, "
+                                     "nameId FROM ") +
+                             kRuntimeTable);
+        std::unordered_map<uint32_t, uint32_t> plain;  // versioned name -> name, pool ids
+        while (s.step()) {
+            const int64_t start = s.integer(0), end = s.integer(1), g = s.integer(3);
+            const auto correlation = s.optionalInteger(4);
+            const uint32_t versioned = stringOf(s.integer(5));
+            auto it = plain.find(versioned);
+            if (it == plain.end())
+                it = plain
+                         .emplace(versioned,
+                                  t_.strings.intern(withoutVersionSuffix(t_.strings.at(versioned))))
+                         .first;
+            ArgsRecord r;
+            r.kind = ArgsRecord::Kind::Api;
+            if (correlation) r.correlation = *correlation;
+            const int64_t pid = pidOfGlobalId(g), tid = tidOfGlobalId(g);
+            const uint32_t cat = s.integer(2) == kEventClassCudaDriver ? catDriver_ : catRuntime_;
+            cpuRows_.push_back(
+                {addRow(it->second, cat, 'X', pid, tid, start, end - start, addRecord(r), kNoValue),
+                 true, start, end});
+            // globalPid is globalTid without its thread bits.
+            const auto flow =
+                correlation ? flows_.find({g & ~int64_t(0xFFFFFF), *correlation}) : flows_.end();
+            if (flow != flows_.end()) {
+                apiOfFlow_.resize(flows_.size() + 1, kNoRow);
+                apiOfFlow_[size_t(flow->second)] = t_.size() - 1;
+                addFlow('s', catFlow_, flow->second, pid, tid, start);
+            }
+        }
+    }
+
+    // The ranges are read first, so that the forward and backward ends of each fwdbwd link are
+    // known when their rows are written: each flow row follows its range's, as in Kineto.
+    void readNvtx() {
+        if (!db_.hasTable(kNvtxTable)) return;
+        Statement s(db_, std::string("SELECT start, end, globalTid, text, textId FROM ") +
+                             kNvtxTable + " WHERE eventType IN (" +
+                             std::to_string(kNvtxPushPopRange) + ", " +
+                             std::to_string(kNvtxStartEndRange) + ") AND end IS NOT NULL");
+        struct Range {
+            int64_t end, globalTid, opId;
+        };
+        std::vector<SequencedRange> ranges;
+        std::vector<Range> rest;
+        while (s.step()) {
+            const int64_t g = s.integer(2);
+            const std::string_view text =
+                s.isNull(3) ? t_.strings.at(stringOf(s.integer(4))) : s.text(3);
+            const NvtxName n = parseNvtxName(text);
+            ranges.push_back({s.integer(0), pidOfGlobalId(g), t_.strings.intern(n.plain),
+                              n.sequence.value_or(-1)});
+            rest.push_back({s.integer(1), g, n.opId.value_or(kNoValue)});
+        }
+        const std::vector<int64_t> links =
+            pairForwardBackward(ranges, t_.strings, int64_t(flows_.size()) + 1);
+        for (size_t i = 0; i < ranges.size(); ++i) {
+            const SequencedRange& n = ranges[i];
+            const Range& x = rest[i];
+            ArgsRecord r;
+            r.kind = ArgsRecord::Kind::Range;
+            if (n.sequence >= 0) r.sequence = n.sequence;
+            r.externalId = x.opId;
+            // Record-function ranges Kineto calls user annotations ("## Call ... ##").
+            const bool annotation = t_.strings.at(n.name).substr(0, 3) == "## ";
+            const int64_t pid = pidOfGlobalId(x.globalTid), tid = tidOfGlobalId(x.globalTid);
+            cpuRows_.push_back({addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
+                                       n.start, x.end - n.start, addRecord(r), r.externalId),
+                                false, n.start, x.end});
+            if (links[i])
+                addFlow(links[i] > 0 ? 's' : 'f', catFwdBwd_, std::abs(links[i]), pid, tid,
+                        n.start);
+        }
+    }
+
+    int64_t& recordExternalId(uint32_t row) {
+        return args_.records[args_.recordOf[row]].externalId;
+    }
+
+    // Kineto's "External id" of an API call is the op innermost around it on its thread (the
+    // RecordFunction active at the launch), and its GPU activity's is the launch's: one sweep per
+    // thread over the ranges and calls by start, longer first, then through the flows.
+    void linkExternalIds() {
+        std::sort(cpuRows_.begin(), cpuRows_.end(), [&](const CpuRow& a, const CpuRow& b) {
+            if (t_.pid[a.row] != t_.pid[b.row]) return t_.pid[a.row] < t_.pid[b.row];
+            if (t_.tid[a.row] != t_.tid[b.row]) return t_.tid[a.row] < t_.tid[b.row];
+            if (a.start != b.start) return a.start < b.start;
+            return a.end > b.end;
+        });
+        std::vector<const CpuRow*> open;  // ranges around the current row, outermost first
+        for (size_t i = 0; i < cpuRows_.size(); ++i) {
+            const CpuRow& c = cpuRows_[i];
+            if (i && (t_.pid[c.row] != t_.pid[cpuRows_[i - 1].row] ||
+                      t_.tid[c.row] != t_.tid[cpuRows_[i - 1].row]))
+                open.clear();
+            while (!open.empty() && open.back()->end <= c.start) open.pop_back();
+            if (!c.api) {
+                open.push_back(&c);
+                continue;
+            }
+            for (size_t k = open.size(); k-- > 0;)
+                if (t_.externalId[open[k]->row] != kNoKey) {
+                    t_.externalId[c.row] = t_.externalId[open[k]->row];
+                    recordExternalId(c.row) = recordExternalId(open[k]->row);
+                    break;
+                }
+        }
+        for (auto [row, id] : gpuFlows_) {
+            const uint32_t api = size_t(id) < apiOfFlow_.size() ? apiOfFlow_[size_t(id)] : kNoRow;
+            if (api == kNoRow) continue;
+            t_.externalId[row] = t_.externalId[api];
+            recordExternalId(row) = recordExternalId(api);
+        }
+    }
+
+    const Database& db_;
+    EventTable& t_;
+    TraceMetadata& meta_;
+    const LoadOptions& options_;
+    ArgsStore args_;
+    std::unordered_map<int64_t, uint32_t> strings_;  // StringIds.id -> pool id
+    std::unordered_map<std::pair<int64_t, int64_t>, int64_t, KeyHash> flows_;
+    // For linkExternalIds: the ranges and API calls; GPU rows with their flow id; the API call
+    // of each flow id.
+    struct CpuRow {
+        uint32_t row;
+        bool api;
+        int64_t start, end;
+    };
+    std::vector<CpuRow> cpuRows_;
+    std::vector<std::pair<uint32_t, int64_t>> gpuFlows_;
+    std::vector<uint32_t> apiOfFlow_;
+    std::pair<int64_t, int64_t> lastStream_{-1, -1};  // (device, stream) last named
+    uint32_t catKernel_, catMemcpy_, catMemset_, catRuntime_, catDriver_, catOp_, catAnnotation_,
+        catFlow_, catFwdBwd_;
+};
+
+// Refuses a database that is not an Nsight export, naming what it lacks.
+void requireNsightTables(const Database& db) {
+    // The first read of the schema is where SQLite finds a file that is not a database.
+    if (!db.hasTable("StringIds"))
+        throw InputError(db.path() +
+                         ": an SQLite database but not an Nsight Systems export: it has no "
+                         "StringIds table");
+    for (const char* t : {kKernelTable, kRuntimeTable, kNvtxTable})
+        if (db.hasTable(t)) return;
+    throw InputError(db.path() +
+                     ": an SQLite database but not an Nsight Systems export: it has none of the "
+                     "tables CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME, NVTX_EVENTS");
+}
+
+}  // namespace
+
+bool looksLikeSqlite(std::string_view head) {
+    return head.substr(0, kSqliteMagic.size()) == kSqliteMagic;
+}
+
+Trace readNsightSqlite(TraceBytes bytes, const std::string& name, const LoadOptions& options) {
+    if (!bytes.stamp() || bytes.wasCompressed())
+        throw InputError(name +
+                         ": an Nsight Systems export is read from its own file, uncompressed");
+    Trace trace;
+    trace.path = name;
+    trace.bytes = std::move(bytes);
+    const Database db(name);
+    requireNsightTables(db);
+    Reader reader(db, trace, options);
+    reader.run();
+    trace.argsReader = nsightArgsReader(reader.takeArgs());
+    return trace;
+}
+
+}  // namespace stackline::nsight

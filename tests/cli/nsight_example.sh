@@ -1,0 +1,39 @@
+#!/bin/sh
+# nsight_example.sh CLI MAKE_NSYS_EXPORT OUT TRACE KINFO
+# The bundled example as an Nsight Systems SQLite export (written by tests/nsight's generator, as
+# `nsys profile --trace=cuda,nvtx --pytorch=autograd-nvtx` would profile the same run) gives the
+# JSON's answers: summary --json but for "events" and "tracks", hotspots --json but for "trace",
+# and hotspots --folded byte for byte. The event and track counts differ by design: the JSON also
+# has metadata, profiler-span and instant events and their "Spans"/"Traces" tracks, which an
+# export has no counterpart of.
+set -eu
+cli=$1
+make_export=$2
+out=$3
+trace=$4
+kinfo=$5
+rm -rf "$out"
+mkdir -p "$out"
+"$make_export" "$trace" "$out/example.sqlite" >/dev/null
+for input in json:"$trace" sqlite:"$out/example.sqlite"; do
+    name=${input%%:*}
+    file=${input#*:}
+    "$cli" summary "$file" --kernel-info "$kinfo" --json 2>/dev/null |
+        grep -v -E '^ *"(events|tracks)"' >"$out/summary.$name"
+    "$cli" hotspots "$file" --kernel-info "$kinfo" --json 2>/dev/null |
+        grep -v -E '^ *"trace"' >"$out/hotspots.$name"
+    "$cli" hotspots "$file" --kernel-info "$kinfo" --folded 2>/dev/null >"$out/folded.$name"
+done
+status=0
+for what in summary hotspots folded; do
+    if ! cmp -s "$out/$what.json" "$out/$what.sqlite"; then
+        echo "the export's $what differs from the JSON's:"
+        diff "$out/$what.json" "$out/$what.sqlite" | head -20
+        status=1
+    fi
+done
+grep -q '"annotated_kernels": 70' "$out/summary.sqlite" || {
+    echo "the example's 70 annotated kernels are not found in the export"
+    status=1
+}
+exit $status
