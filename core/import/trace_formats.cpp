@@ -5,12 +5,14 @@
 #include <algorithm>
 
 #include "import/kineto_json/kineto_json_format.h"
+#include "import/perfetto/pftrace_format.h"
 
 namespace stackline {
 
 std::span<const TraceFormat> traceFormats() {
     // One line per format, in the order they are asked to recognise a file; the fallback last.
     static const std::vector<TraceFormat> formats = {
+        pftraceFormat(),
         kinetoJsonFormat(),
     };
     return formats;
