@@ -126,6 +126,7 @@ public:
     RowSources run() {
         const std::string_view bytes = trace_.text();
         const ClockSnapshot& clock = t_.clock;
+        trace_.metadata.forwardBackwardFlows = false;  // Cuspy drops them (trace.py)
         base_ = clock.hasBoottime ? int64_t(clock.boottime) : 0;
         if (clock.hasRealtime)
             trace_.metadata.baseTimeNs = int64_t(clock.realtime);
