@@ -18,7 +18,8 @@ enum class RowSource : uint8_t { None, TrackEvent, RenderStage, GpuCounter, Trac
 // Source of each row: kind in the low 3 bits, index into the table's column above them.
 struct RowSources {
     std::vector<uint64_t> of;
-    void push(RowSource kind, uint64_t index) { of.push_back(index << 3 | uint64_t(kind)); }
+    static uint64_t code(RowSource kind, uint64_t index) { return index << 3 | uint64_t(kind); }
+    void push(RowSource kind, uint64_t index) { of.push_back(code(kind, index)); }
     RowSource kind(uint32_t row) const { return RowSource(of[row] & 7); }
     uint64_t index(uint32_t row) const { return of[row] >> 3; }
 };

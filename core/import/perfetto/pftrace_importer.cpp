@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "base/errors.h"
 #include "import/perfetto/pftrace_args_reader.h"
 #include "import/perfetto/pftrace_decoder.h"
 #include "import/perfetto/slice_pairing.h"
@@ -115,7 +113,7 @@ SliceArgs sliceArgs(const PftraceTable& table, std::string_view bytes, uint32_t 
 struct Item {
     int64_t ts;
     int64_t dur;
-    uint64_t source;  // RowSources encoding
+    uint64_t source;  // RowSources::code
 };
 
 class Importer {
@@ -140,20 +138,20 @@ public:
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             const uint32_t b = pairs.begin[i];
             endOf_[b] = t_.events.ts[pairs.end[i]];
-            items.push_back(
-                {t_.events.ts[b], endOf_[b] - t_.events.ts[b], code(RowSource::TrackEvent, b)});
+            items.push_back({t_.events.ts[b], endOf_[b] - t_.events.ts[b],
+                             RowSources::code(RowSource::TrackEvent, b)});
         }
         for (uint32_t r = 0; r < t_.events.size(); ++r)
             if (t_.events.type[r] == track_event::kTypeInstant)
-                items.push_back({t_.events.ts[r], 0, code(RowSource::TrackEvent, r)});
+                items.push_back({t_.events.ts[r], 0, RowSources::code(RowSource::TrackEvent, r)});
         for (uint32_t i = 0; i < t_.events.counterValues.size(); ++i)
             items.push_back({t_.events.ts[t_.events.counterValues[i].first], 0,
-                             code(RowSource::TrackCounter, i)});
+                             RowSources::code(RowSource::TrackCounter, i)});
         for (uint32_t s = 0; s < t_.stages.size(); ++s)
-            items.push_back(
-                {t_.stages.ts[s], int64_t(t_.stages.duration[s]), code(RowSource::RenderStage, s)});
+            items.push_back({t_.stages.ts[s], int64_t(t_.stages.duration[s]),
+                             RowSources::code(RowSource::RenderStage, s)});
         for (uint32_t c = 0; c < t_.counters.size(); ++c)
-            items.push_back({t_.counters.ts[c], 0, code(RowSource::GpuCounter, c)});
+            items.push_back({t_.counters.ts[c], 0, RowSources::code(RowSource::GpuCounter, c)});
         std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
             return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
         });
@@ -185,8 +183,6 @@ public:
     }
 
 private:
-    static uint64_t code(RowSource kind, uint64_t index) { return index << 3 | uint64_t(kind); }
-
     void push(char phase, std::string_view name, std::optional<std::string_view> cat, KeyId pid,
               KeyId tid, int64_t ts, std::optional<int64_t> dur, bool args) {
         ev_.begin.push_back(0);
