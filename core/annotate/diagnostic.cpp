@@ -96,6 +96,8 @@ DiagnosticKind diagnosticKindOf(DiagnosticMessage m) {
             return K::RegionWithoutKernelInfo;
         case M::ForwardRegionNotFound:
             return K::ForwardRegionNotFound;
+        case M::ForwardBySequenceNumber:
+            return K::ForwardBySequenceNumber;
         case M::NotAnObject:
         case M::KernelNotAnObject:
         case M::CatIsContainer:
@@ -174,6 +176,11 @@ std::string Diagnostics::message(const Diagnostic& d, const EventTable& events) 
         case M::ForwardRegionNotFound:
             return "Backward region " + eventLabel(d.number) +
                    " is skipped: no compiled region strictly contains its forward source";
+        case M::ForwardBySequenceNumber:
+            return "Backward region " + str(d.name) +
+                   " has no fwdbwd flow (the trace's format writes none): its forward op is " +
+                   eventLabel(d.number) + " (" + std::string(events.nameOf(d.number)) +
+                   "), found by its Sequence number";
         case M::BackwardWithoutFlow:
             return eventLabel(d.number) + " (" + std::string(events.nameOf(d.number)) +
                    ") is a backward region with no incoming fwdbwd flow";

@@ -26,6 +26,7 @@ enum class DiagnosticKind : uint8_t {
     UnrecognizedKernel,
     RegionWithoutKernelInfo,
     ForwardRegionNotFound,
+    ForwardBySequenceNumber,
     // Errors: one event or key the reference would have raised on
     MalformedEvent,
     MissingUid,
@@ -70,6 +71,10 @@ inline constexpr DiagnosticKindInfo kDiagnosticKinds[] = {
     {DiagnosticKind::ForwardRegionNotFound, "forward_region_not_found", Severity::Warning,
      "No compiled region strictly contains the forward op of this backward region, so the region's "
      "kernels get no stack; profile the forward and backward of a step in one recording."},
+    {DiagnosticKind::ForwardBySequenceNumber, "forward_by_sequence_number", Severity::Warning,
+     "The trace's format writes no fwdbwd flows (PyTorch's Cuspy profiler drops them), so this "
+     "backward region's forward op was taken to be the forward op of its \"Sequence number\" on "
+     "another thread, the latest to start before it, as Kineto pairs them."},
     {DiagnosticKind::MalformedEvent, "malformed_event", Severity::Error,
      "The event is not a JSON object or has a field of a type the reference cannot use; it is left "
      "as it is."},
@@ -140,6 +145,7 @@ enum class DiagnosticMessage : uint8_t {
     UnrecognizedKernel,       // unrecognized_kernel: NAME (of the kernel)
     RegionWithoutKernelInfo,  // region_without_kernel_info: EVENT (the region), NAME (looked up)
     ForwardRegionNotFound,    // forward_region_not_found: EVENT
+    ForwardBySequenceNumber,  // forward_by_sequence_number: NAME (of the backward region), EVENT
     NotAnObject,              // malformed_event: EVENT; left as it is
     KernelNotAnObject,        // malformed_event: EVENT
     CatIsContainer,           // malformed_event: EVENT

@@ -15,6 +15,7 @@
 #include "annotate/covered_search.h"
 #include "annotate/event_uids.h"
 #include "annotate/flow_mapping.h"
+#include "annotate/forward_by_sequence.h"
 #include "annotate/no_compiled_region.h"
 #include "annotate/process_error.h"
 #include "annotate/stack_lookup.h"
@@ -332,9 +333,18 @@ private:
     }
 
     // _related_compile_region: the nearest compiled event, any thread, strictly around the
-    // backward region's fwdbwd source.
+    // backward region's fwdbwd source (where the format writes no such flows, its forward op
+    // found by Sequence number, with a warning saying so).
     uint32_t relatedRegion(uint32_t regionRow) {
         uint32_t src = flows_.srcOf(key(regionRow));
+        if (src == kNone && !trace_.metadata.forwardBackwardFlows) {
+            if (!bySequence_) bySequence_.emplace(trace_);
+            if (const uint32_t fwd = bySequence_->forwardOf(regionRow); fwd != kNoRow) {
+                warning(regionRow, DiagnosticMessage::ForwardBySequenceNumber, t_.name[regionRow],
+                        fwd);
+                src = key(fwd);
+            }
+        }
         if (src == kNone) throw ProcessError{DiagnosticMessage::BackwardWithoutFlow, regionRow};
         Interval source = interval(rowOf(src));
         long idx =
@@ -511,6 +521,8 @@ private:
     FlowMapping flows_;
     GroupedIndex kernelsByExternalId_;  // kernel keys by External id
     std::vector<Interval> sortedRegions_;
+    // Backward regions' forward ops where the format writes no fwdbwd flows; built when needed.
+    std::optional<ForwardBySequence> bySequence_;
     std::vector<PyNum> regionStarts_;
     std::optional<RegionEnds> regionEnds_;  // of sortedRegions_
     std::unordered_map<const OrderedJson*, uint32_t> stackIds_;

@@ -6,6 +6,7 @@
 
 #include "import/kineto_json/kineto_json_format.h"
 #include "import/nsight/nsight_format.h"
+#include "import/perfetto/pftrace_format.h"
 
 namespace stackline {
 
@@ -13,6 +14,7 @@ std::span<const TraceFormat> traceFormats() {
     // One line per format, in the order they are asked to recognise a file; the fallback last.
     static const std::vector<TraceFormat> formats = {
         nsightSqliteFormat(),
+        pftraceFormat(),
         kinetoJsonFormat(),
     };
     return formats;

@@ -1,6 +1,7 @@
 // What a trace says besides its events, in one format-neutral form that each format's importer
 // fills: the names and order of its processes and threads, the instants drawn across tracks, who
-// it is within a distributed job, and the absolute time its timestamps count from.
+// it is within a distributed job, the absolute time its timestamps count from, and whether it
+// can link backward ops to forward ones by flows.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,10 @@ struct TraceMetadata {
     int64_t worldSize = 0;  // 0 when absent
     // The absolute time of ts 0, in ns since the Unix epoch (Kineto: baseTimeNanoseconds).
     std::optional<int64_t> baseTimeNs;
+    // Whether the format writes the forward-to-backward ("fwdbwd") flows: Kineto JSON does,
+    // Cuspy's protobuf does not. Without them a backward region finds its forward op by the ops'
+    // own "Sequence number" annotations.
+    bool forwardBackwardFlows = true;
 };
 
 }  // namespace stackline

@@ -1,0 +1,330 @@
+#include "import/perfetto/pftrace_importer.h"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "import/perfetto/pftrace_args_reader.h"
+#include "import/perfetto/pftrace_decoder.h"
+#include "import/perfetto/slice_pairing.h"
+#include "import/perfetto/wire_reader.h"
+#include "model/kineto.h"
+
+namespace stackline {
+
+namespace {
+
+using namespace pftrace;
+
+// The pid and tid of each track: its thread's, its process's (tid 0), or for other tracks the
+// nearest process ancestor's pid and the track's uuid as tid.
+struct TrackIds {
+    std::unordered_map<uint64_t, uint32_t> indexOf;  // uuid -> index in PftraceTable::tracks
+    const std::vector<Track>* tracks = nullptr;
+
+    explicit TrackIds(const std::vector<Track>& t) : tracks(&t) {
+        for (uint32_t i = 0; i < t.size(); ++i) indexOf.emplace(t[i].uuid, i);
+    }
+    const Track* find(uint64_t uuid) const {
+        const auto it = indexOf.find(uuid);
+        return it == indexOf.end() ? nullptr : &(*tracks)[it->second];
+    }
+    std::pair<int64_t, int64_t> of(uint64_t uuid) const {
+        const Track* t = find(uuid);
+        if (!t) return {0, int64_t(uuid & 0x7FFFFFFF)};
+        if (t->kind == Track::Kind::Thread) return {t->pid, t->tid};
+        if (t->kind == Track::Kind::Process) return {t->pid, 0};
+        for (const Track* p = find(t->parent); p && p != t; p = find(p->parent))
+            if (p->kind == Track::Kind::Process || p->kind == Track::Kind::Thread)
+                return {p->pid, int64_t(uuid & 0x7FFFFFFF)};
+        return {0, int64_t(uuid & 0x7FFFFFFF)};
+    }
+};
+
+// The stream of a hw queue named "[7] stream 7" (Cuspy's lane names): its last integer.
+std::optional<int64_t> streamOfQueue(std::string_view name) {
+    size_t end = name.size();
+    while (end > 0 && (name[end - 1] < '0' || name[end - 1] > '9')) --end;
+    size_t begin = end;
+    while (begin > 0 && name[begin - 1] >= '0' && name[begin - 1] <= '9') --begin;
+    if (begin == end || end - begin > 15) return std::nullopt;
+    int64_t v = 0;
+    for (size_t i = begin; i < end; ++i) v = v * 10 + (name[i] - '0');
+    return v;
+}
+
+// The Kineto category of a render stage, from its stage specification's name (Cuspy's stage iids
+// 1-4 when it has none).
+std::string_view stageCategory(std::string_view stage, uint64_t iid) {
+    if (stage == "Kernel" || (stage.empty() && iid == 1)) return "kernel";
+    if (stage == "Memcpy" || (stage.empty() && iid == 2)) return "gpu_memcpy";
+    if (stage == "Memset" || (stage.empty() && iid == 3)) return "gpu_memset";
+    if (stage == "Annotation" || (stage.empty() && iid == 4)) return "gpu_user_annotation";
+    return stage;
+}
+
+// Whether TrackEvent row has debug annotations, and its "External id" integer annotation.
+struct SliceArgs {
+    bool any = false;
+    std::optional<int64_t> externalId;
+};
+
+SliceArgs sliceArgs(const PftraceTable& table, std::string_view bytes, uint32_t row) {
+    using namespace debug_annotation;
+    SliceArgs out;
+    const TrackEvents& ev = table.events;
+    const AnnotationNames* names = ev.generation[row] < table.generations.size()
+                                       ? &table.generations[ev.generation[row]]
+                                       : nullptr;
+    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
+    while (r.next()) {
+        if (r.field() != track_event::kDebugAnnotations || r.type() != WireType::Bytes) {
+            r.skip();
+            continue;
+        }
+        out.any = true;
+        std::string_view name;
+        std::optional<int64_t> value;
+        WireReader a(r.bytes());
+        while (a.next()) {
+            if (a.field() == kName && a.type() == WireType::Bytes) {
+                name = a.bytes();
+            } else if (a.field() == kNameIid && a.type() == WireType::Varint) {
+                const uint64_t iid = a.varint();
+                if (names)
+                    if (const auto it = names->names.find(iid); it != names->names.end())
+                        name = table.strings.at(it->second);
+            } else if ((a.field() == kIntValue || a.field() == kUintValue) &&
+                       a.type() == WireType::Varint) {
+                value = int64_t(a.varint());
+            } else {
+                a.skip();
+            }
+        }
+        if (name == "External id" && value) out.externalId = value;
+    }
+    return out;
+}
+
+// One row of the event table before it is written: where it comes from and when it starts.
+struct Item {
+    int64_t ts;
+    int64_t dur;
+    uint64_t source;  // RowSources::code
+};
+
+class Importer {
+public:
+    Importer(Trace& trace, PftraceTable& table, const LoadOptions& options)
+        : trace_(trace), t_(table), ev_(trace.events), ids_(table.tracks), options_(options) {}
+
+    RowSources run() {
+        const std::string_view bytes = trace_.text();
+        const ClockSnapshot& clock = t_.clock;
+        trace_.metadata.forwardBackwardFlows = false;  // Cuspy drops them (trace.py)
+        base_ = clock.hasBoottime ? int64_t(clock.boottime) : 0;
+        if (clock.hasRealtime)
+            trace_.metadata.baseTimeNs = int64_t(clock.realtime);
+        else if (clock.hasBoottime)
+            trace_.metadata.baseTimeNs = int64_t(clock.boottime);
+
+        const SlicePairs pairs = pairSlices(t_.events);
+        std::vector<Item> items;
+        items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
+        endOf_.assign(t_.events.size(), -1);
+        for (size_t i = 0; i < pairs.begin.size(); ++i) {
+            const uint32_t b = pairs.begin[i];
+            endOf_[b] = t_.events.ts[pairs.end[i]];
+            items.push_back({t_.events.ts[b], endOf_[b] - t_.events.ts[b],
+                             RowSources::code(RowSource::TrackEvent, b)});
+        }
+        for (uint32_t r = 0; r < t_.events.size(); ++r)
+            if (t_.events.type[r] == track_event::kTypeInstant)
+                items.push_back({t_.events.ts[r], 0, RowSources::code(RowSource::TrackEvent, r)});
+        for (uint32_t i = 0; i < t_.events.counterValues.size(); ++i)
+            items.push_back({t_.events.ts[t_.events.counterValues[i].first], 0,
+                             RowSources::code(RowSource::TrackCounter, i)});
+        for (uint32_t s = 0; s < t_.stages.size(); ++s)
+            items.push_back({t_.stages.ts[s], int64_t(t_.stages.duration[s]),
+                             RowSources::code(RowSource::RenderStage, s)});
+        for (uint32_t c = 0; c < t_.counters.size(); ++c)
+            items.push_back({t_.counters.ts[c], 0, RowSources::code(RowSource::GpuCounter, c)});
+        std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
+        });
+
+        // Launch links: the event ids some launch points at get an 'f' row.
+        std::unordered_set<uint64_t> linked(t_.events.links.begin(), t_.events.links.end());
+        ev_.reserve(items.size() + 2 * t_.events.links.size());
+        RowSources sources;
+        sources.of.reserve(ev_.begin.capacity());
+        for (const Item& item : items) {
+            const auto kind = RowSource(item.source & 7);
+            const uint32_t i = uint32_t(item.source >> 3);
+            if (kind == RowSource::TrackEvent) {
+                addTrackEvent(bytes, i, sources);
+                for (uint32_t l = t_.events.linkBegin[i]; l < t_.events.linkBegin[i + 1]; ++l)
+                    addFlow('s', t_.events.links[l], item.ts, sources);
+            } else if (kind == RowSource::RenderStage) {
+                addStage(i, sources);
+                if (linked.count(t_.stages.eventId[i]))
+                    addFlow('f', t_.stages.eventId[i], item.ts, sources);
+            } else if (kind == RowSource::GpuCounter) {
+                addGpuCounter(i, sources);
+            } else {
+                addTrackCounter(i, sources);
+            }
+        }
+        nameTracks();
+        return sources;
+    }
+
+private:
+    void push(char phase, std::string_view name, std::optional<std::string_view> cat, KeyId pid,
+              KeyId tid, int64_t ts, std::optional<int64_t> dur, bool args) {
+        ev_.begin.push_back(0);
+        ev_.length.push_back(0);
+        ev_.argsOffset.push_back(0);
+        ev_.argsLength.push_back(0);
+        ev_.name.push_back(ev_.strings.intern(name));
+        ev_.cat.push_back(cat ? ev_.strings.intern(*cat) : 0);
+        ev_.phase.push_back(phase);
+        ev_.pid.push_back(pid);
+        ev_.tid.push_back(tid);
+        ev_.externalId.push_back(kNoKey);
+        const int64_t rel = ts - base_;
+        if (options_.nanoseconds) {
+            ev_.tsNs.push_back(rel);
+            ev_.durNs.push_back(dur.value_or(0));
+        }
+        ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
+        ev_.durBits.push_back(std::bit_cast<uint64_t>(double(dur.value_or(0)) / 1000.0));
+        EventTable::Kinds k{};
+        k.event = ValueKind::Object;
+        k.name = ValueKind::String;
+        k.cat = cat ? ValueKind::String : ValueKind::Absent;
+        k.args = args ? ValueKind::Object : ValueKind::Absent;
+        k.callFrom = CallFrom::No;
+        k.ts = PyNum::Kind::Float;
+        k.dur = dur ? PyNum::Kind::Float : PyNum::Kind::Missing;
+        k.flowId = FlowIdStatus::Missing;
+        ev_.kinds.push_back(k);
+    }
+
+    void addTrackEvent(std::string_view bytes, uint32_t i, RowSources& sources) {
+        const TrackEvents& te = t_.events;
+        const auto [pid, tid] = ids_.of(te.track[i]);
+        usedThreads_.emplace(pid, tid);
+        const SliceArgs args = sliceArgs(t_, bytes, i);
+        const bool slice = te.type[i] != track_event::kTypeInstant;
+        const std::optional<std::string_view> cat =
+            te.category[i] ? std::optional(t_.strings.at(te.category[i])) : std::nullopt;
+        push(slice ? 'X' : 'i', t_.strings.at(te.name[i]), cat, ev_.keys.intKey(pid),
+             ev_.keys.intKey(tid), te.ts[i],
+             slice ? std::optional(endOf_[i] - te.ts[i]) : std::nullopt, args.any);
+        if (args.externalId) ev_.externalId.back() = ev_.keys.intKey(*args.externalId);
+        sources.push(args.any ? RowSource::TrackEvent : RowSource::None, i);
+    }
+
+    std::pair<int64_t, int64_t> stageLane(uint32_t i) const {
+        const RenderStages& st = t_.stages;
+        const std::optional<int64_t> stream = streamOfQueue(t_.strings.at(st.queue[i]));
+        return {st.gpu[i], stream.value_or(int64_t(st.queueIid[i]))};
+    }
+
+    void addStage(uint32_t i, RowSources& sources) {
+        const RenderStages& st = t_.stages;
+        const auto [gpu, stream] = stageLane(i);
+        gpuLanes_.emplace(gpu, stream);
+        const uint32_t name = st.kernel[i] ? st.kernel[i] : st.name[i];
+        push('X', t_.strings.at(name), stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i]),
+             ev_.keys.intKey(gpu), ev_.keys.intKey(stream), st.ts[i], int64_t(st.duration[i]),
+             true);
+        sources.push(RowSource::RenderStage, i);
+    }
+
+    // An ac2g flow end on the row just pushed (a launch, or a render stage), id its event id.
+    void addFlow(char phase, uint64_t eventId, int64_t ts, RowSources& sources) {
+        const KeyId pid = ev_.pid.back(), tid = ev_.tid.back();
+        push(phase, "ac2g", "ac2g", pid, tid, ts, std::nullopt, false);
+        const uint32_t row = ev_.size() - 1;
+        ev_.kinds[row].flowId = FlowIdStatus::Ok;
+        ev_.flowIds.push(row, int64_t(eventId));
+        sources.push(RowSource::None, 0);
+    }
+
+    void addGpuCounter(uint32_t i, RowSources& sources) {
+        const CounterSamples& c = t_.counters;
+        const std::string pid = "GPU " + std::to_string(c.gpu[i]) + " Counters";
+        const std::string name = c.name[i] ? std::string(t_.strings.at(c.name[i]))
+                                           : "counter " + std::to_string(c.counterId[i]);
+        push('C', name, std::nullopt, ev_.keys.stringKey(pid), ev_.keys.intKey(0), c.ts[i],
+             std::nullopt, true);
+        sources.push(RowSource::GpuCounter, i);
+    }
+
+    void addTrackCounter(uint32_t i, RowSources& sources) {
+        const uint32_t row = t_.events.counterValues[i].first;
+        const Track* track = ids_.find(t_.events.track[row]);
+        const auto [pid, tid] = ids_.of(t_.events.track[row]);
+        const std::string_view name =
+            track && track->name ? t_.strings.at(track->name) : t_.strings.at(t_.events.name[row]);
+        push('C', name, std::nullopt, ev_.keys.intKey(pid), ev_.keys.intKey(tid), t_.events.ts[row],
+             std::nullopt, true);
+        sources.push(RowSource::TrackCounter, i);
+    }
+
+    // Process and thread names from the descriptors; GPUs named as Kineto names them ("GPU 0",
+    // sorted after the CPU processes; "stream 7").
+    void nameTracks() {
+        TraceMetadata& meta = trace_.metadata;
+        auto key = [](int64_t v) { return DisplayKey{true, v, {}}; };
+        for (const Track& track : t_.tracks) {
+            const std::string_view name = t_.strings.at(track.name);
+            if (track.kind == Track::Kind::Process) {
+                ProcessNaming& p = meta.processes[key(track.pid)];
+                if (!name.empty()) p.name = std::string(name);
+                p.sortIndex = track.pid;
+            } else if (track.kind == Track::Kind::Thread &&
+                       usedThreads_.count({track.pid, track.tid})) {
+                ThreadNaming& th = meta.threads[{key(track.pid), key(track.tid)}];
+                if (!name.empty()) th.name = std::string(name);
+                th.sortIndex = track.tid;
+            }
+        }
+        for (const auto& [gpu, stream] : gpuLanes_) {
+            ProcessNaming& p = meta.processes[key(gpu)];
+            p.labels = std::string(kineto::kGpuLabelPrefix) + " " + std::to_string(gpu);
+            p.sortIndex = kineto::kGpuSortIndexBase + gpu;
+            ThreadNaming& th = meta.threads[{key(gpu), key(stream)}];
+            th.name = "stream " + std::to_string(stream);
+            th.sortIndex = stream;
+        }
+    }
+
+    Trace& trace_;
+    PftraceTable& t_;
+    EventTable& ev_;
+    TrackIds ids_;
+    const LoadOptions& options_;
+    int64_t base_ = 0;
+    std::vector<int64_t> endOf_;  // by TrackEvent row: the end of the slice it begins
+    std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
+};
+
+}  // namespace
+
+Trace readPftrace(TraceBytes bytes, const std::string& name, const LoadOptions& options) {
+    Trace trace;
+    trace.path = name;
+    trace.bytes = std::move(bytes);
+    PftraceTable table = decodePftrace(trace.text(), name);
+    RowSources sources = Importer(trace, table, options).run();
+    trace.argsReader = pftraceArgsReader(std::move(table), std::move(sources));
+    return trace;
+}
+
+}  // namespace stackline

@@ -1,0 +1,198 @@
+// The Perfetto protobuf reader behind the format table, on Cuspy-layout traces the test generator
+// (tests/bench/cuspy_pftrace_writer.h) writes from Kineto JSON: the events, tracks, launch links,
+// args and base time the model gets equal the JSON's where Cuspy writes them; touching slices and
+// equal timestamps keep their extents and nest parents first; unknown packets are skipped; a
+// truncated or corrupt file is refused naming the file and byte.
+#include <QTest>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "analysis/job_steps.h"
+#include "base/errors.h"
+#include "cuspy_pftrace_writer.h"
+#include "import/trace_formats.h"
+#include "model/event_args.h"
+#include "model/kineto.h"
+#include "test_support.h"
+
+using namespace stackline;
+using nlohmann::json;
+
+namespace {
+
+const std::string kExample = std::string(STACKLINE_EXAMPLE) + "/example.pt.trace.json";
+
+std::string pftraceOf(const Trace& t) {
+    return bench::encodeCuspyPftrace(bench::cuspyLayoutOf(t, rankInfoOf(t).baseTimeNs));
+}
+
+Trace readBytes(const std::string& bytes, const std::string& name = "inline.pftrace") {
+    return parseTrace(TraceBytes::fromString(bytes), name);
+}
+
+// (cat, name, pid, tid, ts bits, dur ns) of the X events of these categories.
+using Slice = std::tuple<std::string, std::string, std::string, std::string, uint64_t, int64_t>;
+std::multiset<Slice> slices(const Trace& t, std::initializer_list<std::string_view> cats) {
+    std::multiset<Slice> out;
+    const EventTable& e = t.events;
+    for (uint32_t r = 0; r < e.size(); ++r)
+        if (e.phase[r] == 'X' && std::find(cats.begin(), cats.end(), e.catOf(r)) != cats.end())
+            out.emplace(e.catOf(r), e.nameOf(r), e.keys.describe(e.pid[r]),
+                        e.keys.describe(e.tid[r]), e.tsBits[r], e.durNs[r]);
+    return out;
+}
+
+// (launch name, launch ts) -> (GPU op name, its ts) of every ac2g flow: each flow event binds to
+// the event before it, as the provenance processor reads them.
+std::set<std::pair<std::pair<std::string, uint64_t>, std::pair<std::string, uint64_t>>> launches(
+    const Trace& t) {
+    const EventTable& e = t.events;
+    std::map<int64_t, std::pair<std::string, uint64_t>> src, dst;
+    size_t at = 0;
+    for (uint32_t r = 1; r < e.size(); ++r) {
+        if (!kineto::isLaunchFlow(e.catOf(r)) || e.kinds[r].flowId != FlowIdStatus::Ok) continue;
+        const int64_t id = e.flowIds.at(r, 0, at);
+        // A memcpy by its stage's name (Cuspy writes none of its own).
+        const bool memcpy = e.catOf(r - 1) == "gpu_memcpy";
+        (e.phase[r] == 's' ? src : dst)[id] = {memcpy ? "Memcpy" : std::string(e.nameOf(r - 1)),
+                                               e.tsBits[r - 1]};
+    }
+    std::set<std::pair<std::pair<std::string, uint64_t>, std::pair<std::string, uint64_t>>> out;
+    for (const auto& [id, s] : src)
+        if (auto d = dst.find(id); d != dst.end()) out.emplace(s, d->second);
+    return out;
+}
+
+std::string threadTrace(const std::vector<std::tuple<const char*, double, double>>& list) {
+    std::string text = R"({"baseTimeNanoseconds": 1000000, "traceEvents": [)";
+    bool first = true;
+    for (const auto& [name, ts, dur] : list) {
+        text += std::string(first ? "" : ",") + R"({"ph":"X","cat":"cpu_op","name":")" + name +
+                R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) + R"(,"dur":)" +
+                std::to_string(dur) + "}";
+        first = false;
+    }
+    return text + "]}";
+}
+
+}  // namespace
+
+class TestPftraceReader : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Every CPU op, annotation, runtime call, kernel, memcpy and GPU annotation of the bundled
+    // example, with the JSON's category, name (a memcpy's aside), pid, tid, ts and dur; 90 kernels
+    // (the 4 GPU annotations are not kernels); every launch linked to its kernel as in the JSON.
+    void exampleReadsAsItsJson() {
+        const Trace source = loadTrace(kExample);
+        const Trace pf = readBytes(pftraceOf(source));
+        QCOMPARE(pf.format, std::string_view("perfetto"));
+        QCOMPARE(pf.metadata.baseTimeNs, source.metadata.baseTimeNs);
+        QVERIFY(slices(pf, {"cpu_op", "user_annotation"}) ==
+                slices(source, {"cpu_op", "user_annotation"}));
+        QVERIFY(slices(pf, {"cuda_runtime", "cuda_driver"}) ==
+                slices(source, {"cuda_runtime", "cuda_driver"}));
+        QVERIFY(slices(pf, {"kernel", "gpu_user_annotation"}) ==
+                slices(source, {"kernel", "gpu_user_annotation"}));
+        // Cuspy writes no memcpy name (nor its copy kinds): the stage's name stands for it.
+        auto unnamed = [](std::multiset<Slice> s) {
+            std::multiset<Slice> out;
+            for (Slice e : s) out.insert((std::get<1>(e) = "Memcpy", e));
+            return out;
+        };
+        QCOMPARE(slices(pf, {"gpu_memcpy"}).size(), size_t(5));
+        QVERIFY(slices(pf, {"gpu_memcpy"}) == unnamed(slices(source, {"gpu_memcpy"})));
+        QCOMPARE(slices(pf, {"kernel"}).size(), size_t(90));
+        QCOMPARE(slices(pf, {"gpu_user_annotation"}).size(), size_t(4));
+        const auto links = launches(pf);
+        QCOMPARE(links.size(), size_t(95));
+        QVERIFY(links == launches(source));
+        // Process and thread names as Kineto gives them.
+        const DisplayKey cpu{true, 1234, {}}, gpu{true, 0, {}};
+        QCOMPARE(pf.metadata.processes.at(cpu).name, std::optional<std::string>("python3"));
+        QCOMPARE(pf.metadata.processes.at(gpu).labels, std::optional<std::string>("GPU 0"));
+        QCOMPARE(pf.metadata.threads.at({cpu, DisplayKey{true, 1289, {}}}).name,
+                 std::optional<std::string>("thread 1289 (python3)"));
+        QCOMPARE(pf.metadata.threads.at({gpu, DisplayKey{true, 7, {}}}).name,
+                 std::optional<std::string>("stream 7"));
+    }
+
+    // A CPU op's args are its debug annotations, with its External id in the column; a kernel's
+    // are its extra_data under Kineto's names, integers as integers.
+    void argsAreAnnotationsAndExtraData() {
+        const Trace pf = readBytes(pftraceOf(loadTrace(kExample)));
+        const EventTable& e = pf.events;
+        uint32_t op = kNoRow, kernel = kNoRow;
+        for (uint32_t r = 0; r < e.size(); ++r) {
+            if (op == kNoRow && e.nameOf(r) == "CompiledFunctionBackward") op = r;
+            if (kernel == kNoRow && e.catOf(r) == "kernel") kernel = r;
+        }
+        QVERIFY(op != kNoRow && kernel != kNoRow);
+        const json args = pf.args(op).value();
+        QCOMPARE(args.at("Sequence number").get<int64_t>(), int64_t(41));
+        QCOMPARE(pf.args(op).integer("External id"), std::optional<int64_t>(537));
+        QCOMPARE(e.keys.asInt(e.externalId[op]), std::optional<int64_t>(537));
+        const json k = pf.args(kernel).value();
+        QCOMPARE(k.at("device").get<int64_t>(), int64_t(0));
+        QCOMPARE(k.at("stream").get<int64_t>(), int64_t(7));
+        QVERIFY(k.at("correlation").is_number_integer());
+    }
+
+    // Touching slices keep their extents; at an equal timestamp the longer slice comes first.
+    void touchingSlicesAndEqualTimestamps() {
+        const Trace t = readBytes(pftraceOf(test::traceFrom(
+            threadTrace({{"A", 0, 10}, {"B", 10, 10}, {"C", 10, 0}, {"D", 15, 0}, {"E", 20, 5}}))));
+        std::vector<std::tuple<std::string, int64_t, int64_t>> got;
+        for (uint32_t r = 0; r < t.events.size(); ++r)
+            got.emplace_back(t.events.nameOf(r), t.events.tsNs[r], t.events.durNs[r]);
+        const std::vector<std::tuple<std::string, int64_t, int64_t>> want = {{"A", 0, 10000},
+                                                                             {"B", 10000, 10000},
+                                                                             {"C", 10000, 0},
+                                                                             {"D", 15000, 0},
+                                                                             {"E", 20000, 5000}};
+        QVERIFY(got == want);
+    }
+
+    // Packets and fields the reader does not know are skipped: the trace reads as without them.
+    void unknownPacketsAreSkipped() {
+        const std::string bytes = pftraceOf(test::traceFrom(threadTrace({{"A", 0, 10}})));
+        // TracePacket { for_testing (900): "x" } and { 77: "y" }, before and after.
+        const std::string unknown = std::string("\x0a\x04\xa2\x38\x01x", 6);
+        const std::string other = std::string("\x0a\x04\xea\x04\x01y", 6);
+        const Trace t = readBytes(unknown + bytes + other);
+        QCOMPARE(t.events.size(), uint32_t(1));
+        QCOMPARE(t.events.nameOf(0), std::string_view("A"));
+    }
+
+    // A truncated or corrupt file is refused naming the file and the byte.
+    void truncatedAndCorruptInputIsRefused() {
+        const std::string bytes = pftraceOf(loadTrace(kExample));
+        for (const std::string& bad :
+             {bytes.substr(0, bytes.size() - 3), bytes.substr(0, 200) + "\x0a\xff\xff\xff\x0f"}) {
+            try {
+                readBytes(bad, "bad.pftrace");
+                QFAIL("accepted");
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).rfind("bad.pftrace: byte ", 0) == 0, e.what());
+            }
+        }
+    }
+
+    // The table recognises protobuf by its bytes; JSON still goes to the Kineto reader.
+    void formatTableSniffs() {
+        const std::string bytes = pftraceOf(test::traceFrom(threadTrace({{"A", 0, 10}})));
+        QCOMPARE(formatFor(TraceBytes::fromString(bytes)).id, std::string_view("perfetto"));
+        QCOMPARE(formatFor(TraceBytes::fromString(threadTrace({}))).id,
+                 std::string_view("kineto-json"));
+        QVERIFY(isTraceFileName("run.pftrace.gz"));
+        QVERIFY(isTraceFileName("run.perfetto-trace"));
+        QCOMPARE(formatById("perfetto")->annotatedExport, AnnotatedExport::None);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPftraceReader)
+#include "tst_pftrace_reader.moc"
