@@ -264,20 +264,30 @@ std::unique_ptr<PyTrace> load(const std::string& path, const std::string& kernel
     return std::make_unique<PyTrace>(std::move(*loaded));
 }
 
-// hotspots --json results (one trace's each) summed as merge sums them, in the order given:
-// {"trace_count": N, "lines": [...], ...}, the "total" of hotspots TRACE... --json.
+// hotspots TRACE --json results, summed as merge sums them in the order given, as hotspots
+// TRACE... --json writes them: {"traces": [...], "total": {"trace_count": N, "lines": [...], ...}}.
 std::string mergeHotspots(const std::vector<std::string>& results) {
     HotspotSum sum;
+    OrderedJson traces = OrderedJson::array();
     for (const std::string& text : results) {
+        OrderedJson j;
         try {
-            sum.add(hotspotTotalsFromJson(OrderedJson::parse(text)));
+            j = OrderedJson::parse(text);
         } catch (const nlohmann::json::exception& e) {
             throw InputError(std::string("not JSON: ") + e.what());
         }
+        auto name = j.find("trace");
+        if (!j.is_object() || name == j.end() || !name->is_string())
+            throw InputError("not the output of stackline-cli hotspots TRACE --json: no \"trace\"");
+        const HotspotTotals totals = hotspotTotalsFromJson(j);
+        sum.add(totals);
+        OrderedJson t = {{"trace", *name}};
+        t.update(hotspotTotalsJson(totals));
+        traces.push_back(std::move(t));
     }
     OrderedJson total = {{"trace_count", results.size()}};
     total.update(hotspotTotalsJson(sum.result()));
-    return dumpJson(total);
+    return dumpJson({{"traces", std::move(traces)}, {"total", std::move(total)}});
 }
 
 }  // namespace

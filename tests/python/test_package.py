@@ -129,7 +129,22 @@ def test_kernels_and_events(stackline):
 
 def test_merge_equals_the_clis(venv, stackline):
     results = [stackline.load(p).hotspots_json() for p in (EXAMPLE, CORPUS)]
-    assert stackline.merge_hotspots(results) == cli_json(venv, "hotspots", EXAMPLE, CORPUS)["total"]
+    assert stackline.merge_hotspots(results) == cli_json(venv, "hotspots", EXAMPLE, CORPUS)
+
+
+def test_fleet_equals_the_clis(venv, stackline):
+    """On a LocalCluster of 2 worker processes, and on the local process pool."""
+    import stackline.fleet
+    from distributed import Client, LocalCluster
+
+    paths = [EXAMPLE, CORPUS, EAGER]
+    expected = cli_json(venv, "hotspots", *paths)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        assert stackline.fleet.hotspots(paths, client=client) == expected
+    assert stackline.fleet.hotspots(paths) == expected
+    assert stackline.fleet.hotspots(paths, kernel_info=EXAMPLE_KINFO, eager=True) == cli_json(
+        venv, "hotspots", *paths, "--kernel-info", EXAMPLE_KINFO, "--eager")
 
 
 def test_progress(stackline):

@@ -133,7 +133,7 @@ def load(path, kernel_info=None, progress=None, threads=0):
 
 
 def merge_hotspots(results):
-    """hotspots --json results of single traces (dicts, as Trace.hotspots_json gives them) summed
-    as `stackline-cli merge` sums them, in the order given: the "total" of hotspots TRACE... --json
-    ({"trace_count": N, "lines": [...], "annotated_gpu_ns": ..., ...})."""
+    """hotspots TRACE --json results (dicts, as Trace.hotspots_json gives them) summed as
+    `stackline-cli merge` sums them, in the order given: what `hotspots TRACE... --json` prints,
+    {"traces": [...], "total": {"trace_count": N, "lines": [...], "annotated_gpu_ns": ...}}."""
     return json.loads(_core.merge_hotspots([json.dumps(r) for r in results]))
