@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,8 @@
 #include "analysis/kernel_stacks.h"
 #include "analysis/range_option.h"
 #include "analysis/range_summary.h"
+#include "analysis/run_diff.h"
+#include "annotate/exporter.h"
 #include "base/errors.h"
 #include "pipeline/load_pipeline.h"
 
@@ -133,6 +136,32 @@ public:
     // hotspots TRACE --folded.
     std::string folded(bool eager) const {
         return foldedStacks(gpuFlameGraph(trace(), loaded_.provenance, stacksOptions(eager)));
+    }
+
+    // annotate --report's JSON.
+    std::string reportJson() const {
+        return dumpJson(stackline::reportJson(trace(), loaded_.provenance)) + "\n";
+    }
+
+    // annotate TRACE -o OUT: the same bytes, released GIL; the CLI's error without kernel
+    // information.
+    void annotate(const std::string& out) const {
+        if (loaded_.kernelInfo.path.empty()) {
+            PipelineInput in;
+            in.tracePath = trace().path;
+            in.requireKernelInfo = true;
+            LoadObserver quiet;
+            readKernelInfoStage(in, trace(), quiet);  // throws the CLI's InputError
+        }
+        py::gil_scoped_release nogil;
+        exportTrace(trace(), loaded_.provenance, out, ExportOptions{});
+    }
+
+    // The run as diff loads it.
+    RunInput runInput(bool eager) const {
+        RunInput in{loaded_.trace.get(), &loaded_.provenance, stacksOptions(eager),
+                    &loaded_.kernelInfo.info};
+        return in;
     }
 
     py::dict kernels(bool eager, bool withStack) const;
@@ -264,6 +293,12 @@ std::unique_ptr<PyTrace> load(const std::string& path, const std::string& kernel
     return std::make_unique<PyTrace>(std::move(*loaded));
 }
 
+// diff BASE NEW --json [--eager].
+std::string diffJson(const PyTrace& base, const PyTrace& next, bool eager) {
+    const RunDiff d = diffRuns(base.runInput(eager), next.runInput(eager));
+    return dumpJson(runDiffJson(d, std::numeric_limits<std::size_t>::max()));
+}
+
 // hotspots TRACE --json results, summed as merge sums them in the order given, as hotspots
 // TRACE... --json writes them: {"traces": [...], "total": {"trace_count": N, "lines": [...], ...}}.
 std::string mergeHotspots(const std::vector<std::string>& results) {
@@ -315,9 +350,12 @@ PYBIND11_MODULE(_core, m) {
         .def("hotspots_json", &PyTrace::hotspotsJson, py::arg("name"), py::arg("eager"))
         .def("range_summary_json", &PyTrace::rangeSummaryJson, py::arg("range"), py::arg("top"))
         .def("folded", &PyTrace::folded, py::arg("eager"))
+        .def("report_json", &PyTrace::reportJson)
+        .def("annotate", &PyTrace::annotate, py::arg("out"))
         .def("kernel_columns", &PyTrace::kernels, py::arg("eager"), py::arg("stack"))
         .def("event_columns", &PyTrace::events, py::arg("category"));
     m.def("load", &load, py::arg("path"), py::arg("kernel_info"), py::arg("progress"),
           py::arg("threads"));
+    m.def("diff_json", &diffJson, py::arg("base"), py::arg("new"), py::arg("eager"));
     m.def("merge_hotspots", &mergeHotspots, py::arg("results"));
 }

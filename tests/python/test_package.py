@@ -127,6 +127,28 @@ def test_kernels_and_events(stackline):
     assert len(trace.events(category="kernel")) <= len(kernels)
 
 
+def test_annotate_report_and_diff_equal_the_clis(venv, stackline, tmp_path):
+    trace = stackline.load(EXAMPLE)
+    for name in ("py.json", "py.json.gz"):
+        trace.annotate(tmp_path / name)
+        cli(venv, "annotate", EXAMPLE, "-o", str(tmp_path / f"cli.{name}"), "--report",
+            str(tmp_path / "report.json"))
+        assert (tmp_path / name).read_bytes() == (tmp_path / f"cli.{name}").read_bytes()
+    assert trace.report() == json.loads((tmp_path / "report.json").read_text())
+    base = tmp_path / "base.pt.trace.json"
+    base.write_bytes(open(EXAMPLE, "rb").read())  # no kernel information beside it
+    with pytest.raises(stackline.InputError) as raised:
+        stackline.load(base).annotate(tmp_path / "none.json")
+    assert f"stackline-cli: {raised.value}\n" == cli(venv, "annotate", str(base), "-o",
+                                                       str(tmp_path / "none.json"),
+                                                       check=False).stderr
+    assert not (tmp_path / "none.json").exists()
+    for eager in ([], ["--eager"]):
+        assert stackline.diff(str(base), trace, eager=bool(eager)) == cli_json(
+            venv, "diff", str(base), EXAMPLE, *eager)
+    assert stackline.diff(CORPUS, EXAMPLE) == cli_json(venv, "diff", CORPUS, EXAMPLE)
+
+
 def test_merge_equals_the_clis(venv, stackline):
     results = [stackline.load(p).hotspots_json() for p in (EXAMPLE, CORPUS)]
     assert stackline.merge_hotspots(results) == cli_json(venv, "hotspots", EXAMPLE, CORPUS)

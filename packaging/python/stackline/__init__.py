@@ -19,7 +19,7 @@ from stackline import _core
 from stackline._core import InputError
 from stackline_handler import enable_provenance, kernel_info_path_for, stackline_trace_handler
 
-__all__ = ["InputError", "Trace", "enable_provenance", "kernel_info_path_for", "load",
+__all__ = ["InputError", "Trace", "diff", "enable_provenance", "kernel_info_path_for", "load",
            "merge_hotspots", "stackline_trace_handler", "trace_handler"]
 
 # The keys of hotspots --json's lines, in its order: the columns of hotspots() when there is none.
@@ -107,6 +107,17 @@ class Trace:
         return pd.DataFrame({"stack": [r[0] for r in rows],
                              "ns": [int(r[1]) for r in rows]})
 
+    def report(self):
+        """What `stackline-cli annotate TRACE -o OUT --report REPORT.json` writes into REPORT.json:
+        the summary and every diagnostic."""
+        return json.loads(self._core.report_json())
+
+    def annotate(self, out):
+        """Writes the trace with each kernel's stack in args.stack to out (.gz: gzip), the same bytes
+        as `stackline-cli annotate TRACE -o OUT`; never over the trace itself. Raises InputError
+        without kernel information, as the CLI does."""
+        self._core.annotate(os.fspath(out))
+
     def kernels(self, eager=False, stack=False):
         """One row per GPU kernel (every category spelling), in trace order: uid, name, ts_ns,
         dur_ns, device and stream (-1 where the pid/tid is not an integer), status (annotated /
@@ -130,6 +141,13 @@ def load(path, kernel_info=None, progress=None, threads=0):
     path = os.fspath(path)
     core = _core.load(path, os.fspath(kernel_info) if kernel_info else "", progress, threads)
     return Trace(core, path)
+
+
+def diff(base, new, eager=False):
+    """What `stackline-cli diff BASE NEW --json [--eager]` prints, parsed: two runs compared by
+    Python line and by kernel. base and new: Traces, or paths to load."""
+    base, new = (t if isinstance(t, Trace) else load(t) for t in (base, new))
+    return json.loads(_core.diff_json(base._core, new._core, eager))
 
 
 def merge_hotspots(results):
