@@ -143,9 +143,9 @@ public:
         return dumpJson(stackline::reportJson(trace(), loaded_.provenance)) + "\n";
     }
 
-    // annotate TRACE -o OUT: the same bytes, released GIL; the CLI's error without kernel
-    // information.
-    void annotate(const std::string& out) const {
+    // annotate TRACE -o OUT [--in-place]: the same bytes, the GIL released; the CLI's error
+    // without kernel information.
+    void annotate(const std::string& out, bool inPlace) const {
         if (loaded_.kernelInfo.path.empty()) {
             PipelineInput in;
             in.tracePath = trace().path;
@@ -154,7 +154,9 @@ public:
             readKernelInfoStage(in, trace(), quiet);  // throws the CLI's InputError
         }
         py::gil_scoped_release nogil;
-        exportTrace(trace(), loaded_.provenance, out, ExportOptions{});
+        ExportOptions options;
+        options.allowOverwriteInput = inPlace;
+        exportTrace(trace(), loaded_.provenance, out, options);
     }
 
     // The run as diff loads it.
@@ -351,7 +353,7 @@ PYBIND11_MODULE(_core, m) {
         .def("range_summary_json", &PyTrace::rangeSummaryJson, py::arg("range"), py::arg("top"))
         .def("folded", &PyTrace::folded, py::arg("eager"))
         .def("report_json", &PyTrace::reportJson)
-        .def("annotate", &PyTrace::annotate, py::arg("out"))
+        .def("annotate", &PyTrace::annotate, py::arg("out"), py::arg("in_place"))
         .def("kernel_columns", &PyTrace::kernels, py::arg("eager"), py::arg("stack"))
         .def("event_columns", &PyTrace::events, py::arg("category"));
     m.def("load", &load, py::arg("path"), py::arg("kernel_info"), py::arg("progress"),

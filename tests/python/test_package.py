@@ -7,6 +7,7 @@ bundled example and a real corpus trace.
 """
 
 import glob
+import gzip
 import json
 import os
 import subprocess
@@ -78,10 +79,9 @@ def test_commands_on_the_venvs_path(venv):
     assert direct.stdout == module.stdout
     assert json.loads(direct.stdout)["annotated_kernels"] == 70
     imported = subprocess.run(["python", "-c", "import stackline, stackline_handler; "
-                               "print(stackline.__file__, stackline.trace_handler.__module__)"],
+                               "print(stackline.__file__, stackline_handler.__file__)"],
                               env=env, check=True, capture_output=True, text=True, cwd="/")
-    assert imported.stdout.startswith(str(venv[1]))
-    assert imported.stdout.split()[1] == "stackline_handler"
+    assert all(f.startswith(str(venv[1])) for f in imported.stdout.split())
 
 
 @pytest.mark.parametrize("path", [EXAMPLE, CORPUS, EAGER])
@@ -149,6 +149,39 @@ def test_annotate_report_and_diff_equal_the_clis(venv, stackline, tmp_path):
     assert stackline.diff(CORPUS, EXAMPLE) == cli_json(venv, "diff", CORPUS, EXAMPLE)
 
 
+def test_trace_handler_writes_the_clis_stacks(venv, stackline, tmp_path, caplog):
+    """stackline.trace_handler with the stand-in torch (fake_torch): the trace it leaves is the one
+    `stackline-cli annotate` writes from Kineto's and the saved kernel information; a trace it
+    cannot annotate stays as exported."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "python", "fake_torch"))
+    import torch._inductor.config as inductor_config
+    import torch._inductor.debug as inductor_debug
+
+    inductor_config.trace.provenance_tracking_to_timeline = True
+    with open(EXAMPLE_KINFO, encoding="utf-8") as f:
+        inductor_debug._kernel_information_jsons.update(json.load(f))
+    exported = {"bytes": open(EXAMPLE, "rb").read()}
+
+    class Profile:
+        def export_chrome_trace(self, path, **kwargs):
+            with open(path, "wb") as f:
+                f.write(exported["bytes"])
+
+    expected = tmp_path / "expected.json"
+    cli(venv, "annotate", EXAMPLE, "--kernel-info", EXAMPLE_KINFO, "-o", str(expected))
+    for use_gzip in (False, True):
+        handler = stackline.trace_handler(str(tmp_path / "traces"), use_gzip=use_gzip)
+        handler(Profile())
+        opened = gzip.open if use_gzip else open
+        with opened(handler.last_trace_path, "rb") as f:
+            assert f.read() == expected.read_bytes()
+    exported["bytes"] = b'{"traceEvents": ['
+    handler(Profile())
+    with gzip.open(handler.last_trace_path, "rb") as f:
+        assert f.read() == exported["bytes"]
+    assert "left as Kineto wrote it" in caplog.text
+
+
 def test_merge_equals_the_clis(venv, stackline):
     results = [stackline.load(p).hotspots_json() for p in (EXAMPLE, CORPUS)]
     assert stackline.merge_hotspots(results) == cli_json(venv, "hotspots", EXAMPLE, CORPUS)
@@ -164,9 +197,9 @@ def test_fleet_equals_the_clis(venv, stackline):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         assert stackline.fleet.hotspots(paths, client=client) == expected
+        given = stackline.fleet.hotspots(paths, client=client, kernel_info=EXAMPLE_KINFO, eager=True)
+        assert given == cli_json(venv, "hotspots", *paths, "--kernel-info", EXAMPLE_KINFO, "--eager")
     assert stackline.fleet.hotspots(paths) == expected
-    assert stackline.fleet.hotspots(paths, kernel_info=EXAMPLE_KINFO, eager=True) == cli_json(
-        venv, "hotspots", *paths, "--kernel-info", EXAMPLE_KINFO, "--eager")
 
 
 def test_progress(stackline):

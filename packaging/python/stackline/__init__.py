@@ -26,9 +26,17 @@ __all__ = ["InputError", "Trace", "diff", "enable_provenance", "kernel_info_path
 HOTSPOT_COLUMNS = ["file", "line", "function", "code", "self_us", "total_us", "launches", "kernels",
                    "self_ns", "total_ns", "kernel_names"]
 
-# The profiler handler (packaging/python/stackline_handler.py, shipped as the module
-# stackline_handler): it saves the kernel information beside each trace.
-trace_handler = stackline_trace_handler
+
+
+def trace_handler(dir_name, worker_name=None, use_gzip=False, use_python_export=False,
+                  clear_registry=False):
+    """A drop-in for torch._inductor.profiler.inductor_trace_handler: stackline_handler's
+    stackline_trace_handler (the trace named as PyTorch names it, its kernel information saved
+    beside it), which then writes each kernel's args.stack into the trace in-process, as the
+    reference's post-processor does. On an error it logs it and leaves the trace as Kineto wrote
+    it."""
+    return stackline_trace_handler(dir_name, worker_name, use_gzip, use_python_export,
+                                   clear_registry, annotate=True)
 
 
 def _frame(columns):
@@ -112,11 +120,12 @@ class Trace:
         the summary and every diagnostic."""
         return json.loads(self._core.report_json())
 
-    def annotate(self, out):
+    def annotate(self, out, in_place=False):
         """Writes the trace with each kernel's stack in args.stack to out (.gz: gzip), the same bytes
-        as `stackline-cli annotate TRACE -o OUT`; never over the trace itself. Raises InputError
-        without kernel information, as the CLI does."""
-        self._core.annotate(os.fspath(out))
+        as `stackline-cli annotate TRACE -o OUT`, through a temporary file; over the trace itself
+        only with in_place=True (--in-place). Raises InputError without kernel information, as the
+        CLI does."""
+        self._core.annotate(os.fspath(out), in_place)
 
     def kernels(self, eager=False, stack=False):
         """One row per GPU kernel (every category spelling), in trace order: uid, name, ts_ns,
