@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -43,28 +44,30 @@ py::array_t<T> toArray(std::vector<T>&& v) {
 }
 
 // A string column: per row a code into the distinct strings in order of first use (-1: none,
-// which pandas reads as NaN).
+// which pandas reads as NaN). A string already seen costs a hash lookup, no allocation.
 class CategoricalColumn {
 public:
-    void reserve(std::size_t n) { codes_.reserve(n); }
     void push(std::string_view s) {
-        auto [at, isNew] = codeOf_.try_emplace(std::string(s), int32_t(values_.size()));
-        if (isNew) values_.push_back(&at->first);
+        auto at = codeOf_.find(s);
+        if (at == codeOf_.end())
+            at = codeOf_.emplace(values_.emplace_back(s), int32_t(values_.size() - 1)).first;
         codes_.push_back(at->second);
     }
     void pushNone() { codes_.push_back(-1); }
     py::tuple take() {
         py::list values;
-        for (const std::string* v : values_)
-            values.append(py::reinterpret_steal<py::str>(
-                PyUnicode_DecodeUTF8(v->data(), py::ssize_t(v->size()), "replace")));
+        for (const std::string& v : values_) {
+            PyObject* text = PyUnicode_DecodeUTF8(v.data(), py::ssize_t(v.size()), "replace");
+            if (!text) throw py::error_already_set();
+            values.append(py::reinterpret_steal<py::str>(text));
+        }
         return py::make_tuple(toArray(std::move(codes_)), values);
     }
 
 private:
     std::vector<int32_t> codes_;
-    std::unordered_map<std::string, int32_t> codeOf_;
-    std::vector<const std::string*> values_;
+    std::deque<std::string> values_;  // stable: codeOf_'s keys view them
+    std::unordered_map<std::string_view, int32_t> codeOf_;
 };
 
 // Progress to a Python callable progress(done, total) with the GIL taken, at most once per
