@@ -47,12 +47,15 @@ py::array_t<T> toArray(std::vector<T>&& v) {
 // which pandas reads as NaN). A string already seen costs a hash lookup, no allocation.
 class CategoricalColumn {
 public:
-    void push(std::string_view s) {
+    int32_t intern(std::string_view s) {
         auto at = codeOf_.find(s);
-        if (at == codeOf_.end())
-            at = codeOf_.emplace(values_.emplace_back(s), int32_t(values_.size() - 1)).first;
-        codes_.push_back(at->second);
+        if (at != codeOf_.end()) return at->second;
+        const auto code = int32_t(values_.size());
+        codeOf_.emplace(values_.emplace_back(s), code);
+        return code;
     }
+    void push(std::string_view s) { codes_.push_back(intern(s)); }
+    void pushCode(int32_t code) { codes_.push_back(code); }  // intern's, or -1
     void pushNone() { codes_.push_back(-1); }
     py::tuple take() {
         py::list values;
@@ -202,6 +205,16 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
     std::vector<int64_t> ts, dur, device, stream, line;
     std::vector<uint8_t> lineMissing;
     CategoricalColumn name, status, file, function, stack;
+    // Looked up once per distinct name and per distinct stack, not per kernel.
+    std::vector<int32_t> nameCode(ev.strings.size(), -1);
+    struct Charged {
+        int32_t file = -1, function = -1;
+        int64_t line = 0;
+    };
+    std::unordered_map<uint64_t, Charged> chargedOf;
+    const int32_t statusCode[] = {status.intern(statusName(KernelStatus::Outside)),
+                                  status.intern(statusName(KernelStatus::Annotated)),
+                                  status.intern(statusName(KernelStatus::Unresolved))};
     forEachKernelSample(
         trace(), loaded_.provenance, stacksOptions(eager), [&](const KernelSample& k) {
             uid.push_back(k.row);
@@ -209,20 +222,27 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
             dur.push_back(k.ns);
             device.push_back(keyInt(ev.pid[k.row]));
             stream.push_back(keyInt(ev.tid[k.row]));
-            name.push(ev.nameOf(k.row));
-            status.push(statusName(k.status));
-            const bool framed = k.stacks && !k.stacks->empty() && !k.stacks->front().empty();
-            if (framed) {
-                const SourceFrame& f = chargedFrame(k.stacks->front());
-                file.push(f.file);
-                function.push(f.function);
-                line.push_back(f.line);
+            if (ev.kinds[k.row].name == ValueKind::String) {
+                int32_t& code = nameCode[ev.name[k.row]];
+                if (code < 0) code = name.intern(ev.nameOf(k.row));
+                name.pushCode(code);
             } else {
-                file.pushNone();
-                function.pushNone();
-                line.push_back(0);
+                name.push({});
             }
-            lineMissing.push_back(!framed || line.back() == 0);
+            status.pushCode(statusCode[uint8_t(k.status)]);
+            Charged c;
+            if (k.stacks && !k.stacks->empty() && !k.stacks->front().empty()) {
+                auto [at, isNew] = chargedOf.try_emplace(k.stackKey);
+                if (isNew) {
+                    const SourceFrame& f = chargedFrame(k.stacks->front());
+                    at->second = {file.intern(f.file), function.intern(f.function), f.line};
+                }
+                c = at->second;
+            }
+            file.pushCode(c.file);
+            function.pushCode(c.function);
+            line.push_back(c.line);
+            lineMissing.push_back(c.line == 0);
             if (!withStack) return;
             const uint32_t id = loaded_.provenance.stack[k.row];
             if (id == StackPool::kNone)
