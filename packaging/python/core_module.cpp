@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,7 +22,9 @@
 #include "analysis/kernel_stacks.h"
 #include "analysis/range_option.h"
 #include "analysis/range_summary.h"
+#include "analysis/rank_steps.h"
 #include "analysis/run_diff.h"
+#include "analysis/step_results.h"
 #include "annotate/exporter.h"
 #include "base/errors.h"
 #include "pipeline/load_pipeline.h"
@@ -142,6 +145,22 @@ public:
     // hotspots TRACE --folded.
     std::string folded(bool eager) const {
         return foldedStacks(gpuFlameGraph(trace(), loaded_.provenance, stacksOptions(eager)));
+    }
+
+    // steps TRACE --json: this trace as one rank, named as given to load().
+    std::string stepsJson(const std::string& name) const {
+        std::vector<RankStepSummary> ranks{summarizeRankSteps(trace(), loaded_.indexes.flows)};
+        ranks.front().trace = name;
+        return writeSteps(ranks);
+    }
+
+    // The job of ranks as steps writes it: the result of one steps run over all their traces.
+    static std::string writeSteps(const std::vector<RankStepSummary>& ranks) {
+        if (const auto m = jobMismatch(ranks))
+            throw InputError(ranks[m->rank].trace + ": " + m->why);
+        std::ostringstream out;
+        writeStepsResult(out, ranks, mergeRankSteps(ranks));
+        return out.str();
     }
 
     // annotate --report's JSON.
@@ -324,6 +343,22 @@ std::string diffJson(const PyTrace& base, const PyTrace& next, bool eager) {
     return dumpJson(runDiffJson(d, std::numeric_limits<std::size_t>::max()));
 }
 
+// steps --json results merged as merge merges them: what steps over all their traces prints.
+std::string mergeSteps(const std::vector<std::string>& results) {
+    std::vector<RankStepSummary> ranks;
+    for (const std::string& text : results) {
+        OrderedJson j;
+        try {
+            j = OrderedJson::parse(text);
+        } catch (const nlohmann::json::exception& e) {
+            throw InputError(std::string("not JSON: ") + e.what());
+        }
+        if (!isStepsResult(j)) throw InputError("not the output of stackline-cli steps --json");
+        for (RankStepSummary& r : stepsResultRanks(j)) ranks.push_back(std::move(r));
+    }
+    return PyTrace::writeSteps(ranks);
+}
+
 // hotspots TRACE --json results, summed as merge sums them in the order given, as hotspots
 // TRACE... --json writes them: {"traces": [...], "total": {"trace_count": N, "lines": [...], ...}}.
 std::string mergeHotspots(const std::vector<std::string>& results) {
@@ -376,11 +411,13 @@ PYBIND11_MODULE(_core, m) {
         .def("range_summary_json", &PyTrace::rangeSummaryJson, py::arg("range"), py::arg("top"))
         .def("folded", &PyTrace::folded, py::arg("eager"))
         .def("report_json", &PyTrace::reportJson)
+        .def("steps_json", &PyTrace::stepsJson, py::arg("name"))
         .def("annotate", &PyTrace::annotate, py::arg("out"), py::arg("in_place"))
         .def("kernel_columns", &PyTrace::kernels, py::arg("eager"), py::arg("stack"))
         .def("event_columns", &PyTrace::events, py::arg("category"));
     m.def("load", &load, py::arg("path"), py::arg("kernel_info"), py::arg("progress"),
           py::arg("threads"));
     m.def("diff_json", &diffJson, py::arg("base"), py::arg("new"), py::arg("eager"));
+    m.def("merge_steps", &mergeSteps, py::arg("results"));
     m.def("merge_hotspots", &mergeHotspots, py::arg("results"));
 }

@@ -187,6 +187,18 @@ def test_merge_equals_the_clis(venv, stackline):
     assert stackline.merge_hotspots(results) == cli_json(venv, "hotspots", EXAMPLE, CORPUS)
 
 
+def test_steps_equal_the_clis(venv, stackline):
+    import stackline.fleet
+
+    ranks = [os.path.join(ROOT, "tests", "data", "corpus", f"worker{i}_step_12.{stamp}.pt.trace",
+                          "trace.json.gz") for i, stamp in ((0, 1694128201545), (1, 1694128201556))]
+    for path in [EXAMPLE] + ranks:
+        assert stackline.load(path).steps() == cli_json(venv, "steps", path)
+    results = [stackline.load(p).steps() for p in ranks]
+    assert stackline.merge_steps(results) == cli_json(venv, "steps", *ranks)
+    assert stackline.fleet.steps(ranks) == cli_json(venv, "steps", *ranks)
+
+
 def test_fleet_equals_the_clis(venv, stackline):
     """On a LocalCluster of 2 worker processes, and on the local process pool."""
     import stackline.fleet

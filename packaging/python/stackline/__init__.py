@@ -20,7 +20,7 @@ from stackline._core import InputError
 from stackline_handler import enable_provenance, kernel_info_path_for, stackline_trace_handler
 
 __all__ = ["InputError", "Trace", "diff", "enable_provenance", "kernel_info_path_for", "load",
-           "merge_hotspots", "stackline_trace_handler", "trace_handler"]
+           "merge_hotspots", "merge_steps", "stackline_trace_handler", "trace_handler"]
 
 # The keys of hotspots --json's lines, in its order: the columns of hotspots() when there is none.
 HOTSPOT_COLUMNS = ["file", "line", "function", "code", "self_us", "total_us", "launches", "kernels",
@@ -115,6 +115,11 @@ class Trace:
         return pd.DataFrame({"stack": [r[0] for r in rows],
                              "ns": [int(r[1]) for r in rows]})
 
+    def steps(self):
+        """What `stackline-cli steps TRACE --json` prints, parsed: this trace as one rank (its
+        profiler steps, their GPU compute, collective and idle time), "trace" the path as given."""
+        return json.loads(self._core.steps_json(self._name))
+
     def report(self):
         """What `stackline-cli annotate TRACE -o OUT --report REPORT.json` writes into REPORT.json:
         the summary and every diagnostic."""
@@ -157,6 +162,13 @@ def diff(base, new, eager=False):
     Python line and by kernel. base and new: Traces, or paths to load."""
     base, new = (t if isinstance(t, Trace) else load(t) for t in (base, new))
     return json.loads(_core.diff_json(base._core, new._core, eager))
+
+
+def merge_steps(results):
+    """steps --json results (dicts, as Trace.steps gives them) merged as `stackline-cli merge`
+    merges them: what `steps TRACE... --json` over all their traces prints. Raises InputError for
+    ranks of other jobs, as the CLI does."""
+    return json.loads(_core.merge_steps([json.dumps(r) for r in results]))
 
 
 def merge_hotspots(results):
