@@ -111,8 +111,20 @@ def _write_atomically(path, write):
         raise
 
 
+def _annotate_in_place(path, kinfo_path):
+    """args.stack written into the trace by Stackline's engine (the stackline package), as
+    `stackline-cli annotate --in-place` writes it; on any error the trace stays as exported."""
+    try:
+        import stackline
+
+        stackline.load(path, kernel_info=kinfo_path).annotate(path, in_place=True)
+    except Exception:
+        log.exception("Stackline: could not write the kernels' stacks into %s; it is left as "
+                      "Kineto wrote it (Stackline attaches them when it opens it).", path)
+
+
 def stackline_trace_handler(dir_name, worker_name=None, use_gzip=False, use_python_export=False,
-                            clear_registry=False):
+                            clear_registry=False, annotate=False):
     """An on_trace_ready handler writing <worker>.<time_ns>.pt.trace.json[.gz] and
     <worker>.<time_ns>.pt.trace.kernel_info.json into dir_name.
 
@@ -121,6 +133,9 @@ def stackline_trace_handler(dir_name, worker_name=None, use_gzip=False, use_pyth
     clear_registry empties PyTorch's registry after saving it, as PyTorch's own handler does after
     each trace; by default it is kept, so that every trace of a profiling schedule gets all
     kernels compiled so far (the registry only grows as new graphs are compiled).
+
+    annotate writes each kernel's args.stack into the trace once the kernel information is saved,
+    in-process, with the stackline package (pip install stackline; stackline.trace_handler).
 
     After each call, handler.last_trace_path and handler.last_kernel_info_path (None when nothing
     was saved) name the files written.
@@ -180,6 +195,8 @@ def stackline_trace_handler(dir_name, worker_name=None, use_gzip=False, use_pyth
         handler_fn.last_kernel_info_path = kinfo_path
         if clear_registry:
             get_registry().clear()
+        if annotate:
+            _annotate_in_place(path, kinfo_path)
 
     handler_fn.last_trace_path = None
     handler_fn.last_kernel_info_path = None
