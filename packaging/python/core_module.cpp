@@ -343,16 +343,20 @@ std::string diffJson(const PyTrace& base, const PyTrace& next, bool eager) {
     return dumpJson(runDiffJson(d, std::numeric_limits<std::size_t>::max()));
 }
 
+// A result's text as JSON; InputError when it is not JSON.
+OrderedJson parseResult(const std::string& text) {
+    try {
+        return OrderedJson::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("not JSON: ") + e.what());
+    }
+}
+
 // steps --json results merged as merge merges them: what steps over all their traces prints.
 std::string mergeSteps(const std::vector<std::string>& results) {
     std::vector<RankStepSummary> ranks;
     for (const std::string& text : results) {
-        OrderedJson j;
-        try {
-            j = OrderedJson::parse(text);
-        } catch (const nlohmann::json::exception& e) {
-            throw InputError(std::string("not JSON: ") + e.what());
-        }
+        const OrderedJson j = parseResult(text);
         if (!isStepsResult(j)) throw InputError("not the output of stackline-cli steps --json");
         for (RankStepSummary& r : stepsResultRanks(j)) ranks.push_back(std::move(r));
     }
@@ -365,12 +369,7 @@ std::string mergeHotspots(const std::vector<std::string>& results) {
     HotspotSum sum;
     OrderedJson traces = OrderedJson::array();
     for (const std::string& text : results) {
-        OrderedJson j;
-        try {
-            j = OrderedJson::parse(text);
-        } catch (const nlohmann::json::exception& e) {
-            throw InputError(std::string("not JSON: ") + e.what());
-        }
+        const OrderedJson j = parseResult(text);
         auto name = j.find("trace");
         if (!j.is_object() || name == j.end() || !name->is_string())
             throw InputError("not the output of stackline-cli hotspots TRACE --json: no \"trace\"");
