@@ -2,10 +2,8 @@
 // printed as one run of that command over all their traces would print it: the hotspots summed,
 // the steps' rank summaries merged into one job. Every RESULT is read and checked before
 // anything is printed.
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "analysis/step_results.h"
 #include "cli_options.h"
@@ -20,18 +18,6 @@ using namespace stackline;
 namespace cli {
 
 namespace {
-
-OrderedJson readJson(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("cannot read it");
-    std::stringstream text;
-    text << in.rdbuf();
-    try {
-        return OrderedJson::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(std::string("not JSON: ") + e.what());
-    }
-}
 
 TraceHotspots traceOf(const OrderedJson& j) {
     if (!j.is_object()) throw InputError("a trace's result is not a JSON object");
@@ -81,7 +67,7 @@ int mergeSteps(const Args& a, const OrderedJson& first) {
     TraceNames names;
     for (const std::string& path : a.inputs) {
         try {
-            const OrderedJson j = &path == &a.inputs.front() ? first : readJson(path);
+            const OrderedJson j = &path == &a.inputs.front() ? first : readResultFile(path);
             if (!isStepsResult(j))
                 throw InputError("not a steps --json result, unlike " + a.inputs.front());
             for (RankStepSummary& r : stepsResultRanks(j)) {
@@ -104,7 +90,7 @@ int mergeSteps(const Args& a, const OrderedJson& first) {
 int merge(const Args& a) {
     OrderedJson first;
     try {
-        first = readJson(a.inputs.front());
+        first = readResultFile(a.inputs.front());
     } catch (const InputError& e) {
         throw InputError(a.inputs.front() + ": " + e.what());
     }
@@ -113,7 +99,7 @@ int merge(const Args& a) {
     TraceNames names;
     for (const std::string& path : a.inputs) {
         try {
-            const OrderedJson j = &path == &a.inputs.front() ? first : readJson(path);
+            const OrderedJson j = &path == &a.inputs.front() ? first : readResultFile(path);
             if (isStepsResult(j))
                 throw InputError("a steps result, unlike " + a.inputs.front() + " (hotspots)");
             for (TraceHotspots& t : tracesOf(j)) {

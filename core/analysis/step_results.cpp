@@ -2,6 +2,8 @@
 
 #include <climits>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "base/errors.h"
 
@@ -259,16 +261,57 @@ bool isStepsResult(const OrderedJson& j) {
     return it != j.end() && *it == "steps";
 }
 
-std::vector<RankStepSummary> stepsResultRanks(const OrderedJson& j) {
+namespace {
+
+StepsResult stepsResultFrom(const OrderedJson& j) {
     if (!isStepsResult(j)) throw InputError("not the output of stackline-cli steps --json");
     if (number(j, "format") != kFormat)
         throw InputError("format " + std::to_string(number(j, "format")) + ", not " +
                          std::to_string(kFormat) + " (made by another stackline-cli?)");
-    std::vector<RankStepSummary> ranks;
-    for (const OrderedJson& r : array(j, "ranks")) ranks.push_back(rankFrom(r));
-    if (jobJson(mergeRankSteps(ranks)) != member(j, "job"))
+    StepsResult result;
+    for (const OrderedJson& r : array(j, "ranks")) result.ranks.push_back(rankFrom(r));
+    result.job = mergeRankSteps(result.ranks);
+    if (jobJson(result.job) != member(j, "job"))
         throw InputError("its \"job\" is not the merge of its \"ranks\"");
-    return ranks;
+    return result;
+}
+
+}  // namespace
+
+std::vector<RankStepSummary> stepsResultRanks(const OrderedJson& j) {
+    return stepsResultFrom(j).ranks;
+}
+
+OrderedJson readResultFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot read it");
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return OrderedJson::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("not JSON: ") + e.what());
+    }
+}
+
+bool isStepsResultFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[256] = {};
+    in.read(head, sizeof head);
+    const std::string_view text(head, size_t(in.gcount()));
+    size_t at = 0;
+    // Skips white space, then expects `token`.
+    auto expect = [&](std::string_view token) {
+        while (at < text.size() && std::string_view(" \t\r\n").find(text[at]) != text.npos) ++at;
+        if (text.substr(at, token.size()) != token) return false;
+        at += token.size();
+        return true;
+    };
+    return expect("{") && expect("\"stackline\"") && expect(":") && expect("\"steps\"");
+}
+
+StepsResult readStepsResult(const std::string& path) {
+    return stepsResultFrom(readResultFile(path));
 }
 
 }  // namespace stackline

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "analysis/job_steps.h"
@@ -25,5 +26,21 @@ bool isStepsResult(const OrderedJson& j);
 // The ranks of a steps result. Throws InputError saying what is missing, malformed or
 // inconsistent (a "job" that is not the merge of its "ranks", say).
 std::vector<RankStepSummary> stepsResultRanks(const OrderedJson& j);
+
+// A result file (steps or hotspots --json) parsed. Throws InputError when it cannot be read or is
+// not JSON; what it holds is the caller's to check.
+OrderedJson readResultFile(const std::string& path);
+
+// Whether the file starts as a steps result does ({"stackline": "steps", ...), read from its
+// first bytes only: what tells a job from a trace before anything is loaded.
+bool isStepsResultFile(const std::string& path);
+
+// A steps result read back whole: its ranks and the job they merge into.
+struct StepsResult {
+    std::vector<RankStepSummary> ranks;
+    JobSteps job;
+};
+// Throws InputError (without the path) as readResultFile and stepsResultRanks do.
+StepsResult readStepsResult(const std::string& path);
 
 }  // namespace stackline
