@@ -1,5 +1,5 @@
 // stackline: the desktop viewer.
-//   stackline [TRACE...] [--kernel-info KINFO] [--compare NEW_TRACE] [--select NAME_OR_UID]
+//   stackline [TRACE...|JOB] [--kernel-info KINFO] [--compare NEW_TRACE] [--select NAME_OR_UID]
 //             [--tab TAB] [--hotspot N] [--range START_US:END_US] [--marker US]... [--show-flows]
 //             [--screenshot PNG [--window-size WxH]] [--timings]
 // Without TRACE it opens the bundled example (extracted to a temporary folder for the session,
@@ -14,6 +14,8 @@
 // and exits (0 on success, 2 when the trace cannot be loaded or the event is not found). With
 // --timings it prints when the trace's first frame was painted and when every panel was filled,
 // in seconds from the start of the process, then exits (tests/bench/bench_viewer reads them).
+// A single steps result (stackline-cli steps or merge --json) opens the job view instead, with no
+// trace loaded; --screenshot and --timings (job-shown=) work for it, the trace options do not.
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,6 +32,7 @@
 #include <utility>
 
 #include "analysis/range_option.h"
+#include "analysis/step_results.h"
 #include "annotate/diagnostic.h"
 #include "import/trace_formats.h"
 #include "io/memory_budget.h"
@@ -37,6 +40,7 @@
 #include "panels/diff_panel.h"
 #include "panels/hotspots_panel.h"
 #include "panels/panel_table.h"
+#include "shell/job_window.h"
 #include "shell/main_window.h"
 #include "shell/search_controller.h"
 #include "state/path_map.h"
@@ -82,9 +86,11 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     cli.addPositionalArgument(
         QStringLiteral("TRACE"),
-        QStringLiteral("Traces, or folders of them, to open together in one window. Formats:\n") +
+        QStringLiteral("Traces, or folders of them, to open together in one window; or one JOB, "
+                       "a stackline-cli steps or merge --json result, for the job view. "
+                       "Formats:\n") +
             QString::fromStdString(stackline::traceFormatsHelp("  ")).trimmed(),
-        QStringLiteral("[TRACE...]"));
+        QStringLiteral("[TRACE...|JOB]"));
     const QCommandLineOption kernelInfo(
         QStringLiteral("kernel-info"),
         QStringLiteral("Kernel information (JSON); default: the one beside the trace."),
@@ -129,7 +135,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption timings(
         QStringLiteral("timings"),
         QStringLiteral("Print the seconds from start to the trace's first frame and to every "
-                       "panel filled, then quit."));
+                       "panel filled (for a JOB: to the job view shown, job-shown=), then "
+                       "quit."));
     cli.addOptions({kernelInfo, compare, select, tab, hotspot, range, marker, showFlows, screenshot,
                     windowSize, separate, timings});
     cli.process(app);
@@ -178,6 +185,44 @@ int main(int argc, char** argv) {
     if (size.size() != 2 || width <= 0 || height <= 0) {
         std::fprintf(stderr, "stackline: --window-size wants WIDTHxHEIGHT, e.g. 800x1000\n");
         return 2;
+    }
+    // A steps result (stackline-cli steps or merge --json): the job view alone, no trace loaded.
+    if (args.size() == 1 &&
+        stackline::isStepsResultFile(QFile::encodeName(args[0]).toStdString())) {
+        for (const QCommandLineOption* o : {&kernelInfo, &compare, &select, &tab, &hotspot, &range,
+                                            &marker, &showFlows, &separate})
+            if (cli.isSet(*o)) {
+                std::fprintf(stderr, "stackline: --%s does not apply to a job (%s)\n",
+                             qPrintable(o->names().constFirst()), qPrintable(args[0]));
+                return 2;
+            }
+        QString error;
+        JobWindow* job = JobWindow::open(args[0], &error);
+        if (!job) {
+            std::fprintf(stderr, "stackline: %s\n", qPrintable(error));
+            return 2;
+        }
+        job->resize(width, height);
+        job->show();
+        if (cli.isSet(timings)) {
+            job->repaint();
+            std::fprintf(
+                stderr, "timings: job-shown=%.3f\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+            return 0;
+        }
+        if (!png.isEmpty()) {
+            QTimer::singleShot(50, job, [job, png] {
+                const bool ok = job->grab().save(png);
+                if (ok)
+                    std::printf("%s: window %dx%d\n", qPrintable(png), job->width(), job->height());
+                else
+                    std::fprintf(stderr, "stackline: cannot write %s\n", qPrintable(png));
+                std::fflush(stdout);
+                std::_Exit(ok ? 0 : 1);
+            });
+        }
+        return app.exec();
     }
     StartupRequest startupView;
     if (cli.isSet(range)) {

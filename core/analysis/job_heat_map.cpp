@@ -82,12 +82,17 @@ JobHeatMap::JobHeatMap(std::shared_ptr<const StepsResult> result) : result_(std:
             values_[size_t(JobMetric::Idle)][at(r, s)] = f.idleNs;
         }
         std::vector<int64_t>& skew = values_[size_t(JobMetric::CollectiveSkew)];
+        std::vector<int64_t> ran(ranks, 0);
         for (const MatchedCollective& m : step.collectives) {
             int64_t first = INT64_MAX;
             for (const auto& start : m.ranks) first = std::min(first, start.startNs);
-            for (const auto& start : m.ranks)
-                skew[at(start.rank, s)] = std::max(skew[at(start.rank, s)], start.startNs - first);
+            for (const auto& start : m.ranks) {
+                skew[at(start.rank, s)] += start.startNs - first;
+                ++ran[start.rank];
+            }
         }
+        for (size_t r = 0; r < ranks; ++r)
+            if (ran[r]) skew[at(r, s)] /= ran[r];
     }
     std::vector<int64_t> column;
     for (size_t m = 0; m < kJobMetricCount; ++m) {

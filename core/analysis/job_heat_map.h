@@ -21,8 +21,8 @@ enum class JobMetric : uint8_t {
     Compute,     // GPU compute time
     Collective,  // GPU time in collectives
     Idle,        // GPU idle time in the step
-    // How late the rank starts the step's matched collectives: over them, the largest of its start
-    // minus the first rank's. The straggler's is the step's largest; 0 without collectives.
+    // How late the rank starts the step's matched collectives: the mean, over those it ran, of
+    // its start minus the first rank's (the lateness the straggler rule adds up); 0 without.
     CollectiveSkew,
 };
 inline constexpr size_t kJobMetricCount = 5;

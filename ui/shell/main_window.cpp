@@ -23,6 +23,7 @@
 #include "panels/details_panel.h"
 #include "panels/instance_stepper.h"
 #include "panels/panel_table.h"
+#include "shell/job_window.h"
 #include "shell/mouse_history_filter.h"
 #include "shell/reload_banner.h"
 #include "shell/search_controller.h"
@@ -158,7 +159,10 @@ void MainWindow::buildMenus() {
         });
     QAction* compare = file->addAction(tr("Compare &With…"), this, &MainWindow::chooseComparison);
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
-    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraceInWindow);
+    connect(recent_, &RecentFiles::openRequested, this,
+            [this](const QString& trace, const QString& kernelInfo) {
+                if (!openIfJob(trace)) openTraceInWindow(trace, kernelInfo);
+            });
     QAction* reloadAction =
         file->addAction(tr("Re&load"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
@@ -505,7 +509,13 @@ bool MainWindow::showTab(const QString& name) {
 void MainWindow::chooseTrace() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), openDialogFolder(),
                                                       traceFileDialogFilter());
-    if (!path.isEmpty()) openTraceInWindow(path);
+    if (!path.isEmpty() && !openIfJob(path)) openTraceInWindow(path);
+}
+
+bool MainWindow::openIfJob(const QString& path) {
+    const JobWindow::Opened opened = JobWindow::openIfJob(path, this);
+    if (opened == JobWindow::Opened::Shown) recent_->add(path, {});
+    return opened != JobWindow::Opened::NotAJob;
 }
 
 void MainWindow::chooseComparison() {
@@ -531,10 +541,13 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     QStringList traces;
     QString kinfo;
+    bool jobs = false;  // a steps result dropped opens in a job window of its own
     for (const QUrl& url : e->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
-        if (looksLikeKernelInfo(path.toStdString()))
+        if (openIfJob(path))
+            jobs = true;
+        else if (looksLikeKernelInfo(path.toStdString()))
             kinfo = path;
         else
             traces << path;
@@ -546,7 +559,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
         openTrace(traces.front(), kinfo);
     else if (!kinfo.isEmpty() && document())
         attachKernelInfo(kinfo);
-    else
+    else if (!jobs)
         return;
     e->acceptProposedAction();
 }

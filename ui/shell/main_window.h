@@ -141,6 +141,9 @@ private:
     void warnIfKernelInfoMatchesNothing();
     void showProgress(const QString& stage, int permille);
     void chooseTrace();
+    // Opens a steps result in a job window (shell/job_window.h), remembered among the recent
+    // files; false when path is not one (load it as a trace).
+    bool openIfJob(const QString& path);
     void chooseFolder();
     void chooseAddedTrace();
     void chooseKernelInfo();
