@@ -4,7 +4,8 @@
 # tests/cli/make_job_ranks.sh (the 8 param ranks with their rank and world size rewritten, and
 # generated torch.compile ranks, in blocks of 8); per rank, `steps --json` against `summary --json`
 # on the same trace (wall time, median of 3, on the first 16 ranks); every rank's `steps --json`,
-# 2 at a time; then `merge` of the N results: wall time, peak RSS and the merged file's size.
+# 2 at a time; then `merge` of the N results: wall time, peak RSS and the merged file's size; then
+# the viewer's job view on the merged result (tests/ui/bench_job_view: open and interaction times).
 set -eu
 build=$(realpath "$1")
 shift
@@ -60,3 +61,15 @@ e=$(now)
 mb() { echo "scale=1; $1 / 1000000" | bc; }
 echo "merge of $ranks results: $(echo "$e - $s" | bc) s, peak RSS $(mb "$(($(cat "$dir/merge.rss") * 1024))") MB;" \
     "$(mb "$(cat "$dir"/results/*.json | wc -c)") MB of results in, $(mb "$(wc -c <"$dir/merged.json")") MB out"
+
+viewer_bench=$build/tests/ui/bench_job_view
+if [ -x "$viewer_bench" ]; then
+    echo "job view of the merged $ranks ranks (bench_job_view):"
+    runtime=$(mktemp -d)
+    chmod 0700 "$runtime"
+    QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=$runtime "$viewer_bench" "$dir/merged.json" 2>/dev/null |
+        sed 's/^/  /'
+    rm -rf "$runtime"
+else
+    echo "no $viewer_bench (build the viewer for the job view's figures)"
+fi

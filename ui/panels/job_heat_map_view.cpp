@@ -183,7 +183,12 @@ void JobHeatMapView::paintEvent(QPaintEvent*) {
             const auto [first, end] = bandRows(b);
             const CellAggregate a = map_->aggregate(metric_, rows_, first, end, s);
             const QRect r(QPoint(left, bandTop(b)), QPoint(right - 1, bandTop(b + 1) - 1));
-            p.fillRect(r, a.cells ? scaleColor(double(a.max - low) / double(high - low)) : missing);
+            if (a.cells) {
+                p.fillRect(r, scaleColor(double(a.max - low) / double(high - low)));
+            } else {
+                p.fillRect(r, missing);
+                p.fillRect(r, QBrush(uiColor(UiColor::Line), Qt::BDiagPattern));
+            }
         }
     }
     // Column and (when a rank has its own row) row separators.
@@ -214,10 +219,7 @@ void JobHeatMapView::paintEvent(QPaintEvent*) {
     for (size_t b = 0; b < bands; ++b) {
         const int top = bandTop(b);
         if (top < lastBottom) continue;
-        const auto [first, end] = bandRows(b);
-        const QString text = end - first == 1 || bandPx >= linePx
-                                 ? QString::number(map_->rankNumber(rows_[first]))
-                                 : QStringLiteral("%1…").arg(map_->rankNumber(rows_[first]));
+        const QString text = QString::number(map_->rankNumber(rows_[bandRows(b).first]));
         const int h = std::max(bandPx, linePx);
         p.drawText(QRect(0, top, kGutter - 6, h), Qt::AlignRight | Qt::AlignVCenter, text);
         lastBottom = top + h + (bandPx >= linePx ? 0 : linePx);
@@ -237,7 +239,8 @@ void JobHeatMapView::paintEvent(QPaintEvent*) {
         Qt::AlignLeft | Qt::AlignVCenter,
         tr("%1: %2 to %3%4")
             .arg(name, formatDuration(low), formatDuration(high),
-                 bands < rows_.size() ? tr("; %1 ranks a row of pixels, coloured by their max")
-                                            .arg(double(rows_.size()) / double(bands), 0, 'f', 1)
-                                      : QString()));
+                 (bands < rows_.size() ? tr("; %1 ranks a row of pixels, coloured by their max")
+                                             .arg(double(rows_.size()) / double(bands), 0, 'f', 1)
+                                       : QString()) +
+                     tr("; hatched: no such step")));
 }

@@ -207,8 +207,10 @@ void JobWindow::fillSteps() {
         auto* item = new QTreeWidgetItem(
             {tr("step %1").arg(step.step),
              step.straggler >= 0 ? QString::fromStdString(job.ranks[size_t(step.straggler)].label)
-                                 : tr("none (no two ranks have collectives)"),
+                                 : tr("none"),
              slowest.empty() ? QString() : formatDuration(slowest.front()->skewNs)});
+        if (step.straggler < 0)
+            item->setToolTip(1, tr("No two ranks have collectives in this step"));
         QFont bold = item->font(1);
         bold.setBold(true);
         item->setFont(1, bold);
