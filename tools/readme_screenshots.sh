@@ -5,7 +5,8 @@
 # usage: tools/readme_screenshots.sh BUILD_DIR
 set -eu
 cd "$(dirname "$0")/.."
-viewer=$(realpath "${1:?usage: tools/readme_screenshots.sh BUILD_DIR}")/app/stackline/stackline
+build=$(realpath "${1:?usage: tools/readme_screenshots.sh BUILD_DIR}")
+viewer=$build/app/stackline/stackline
 out=resources/screenshots
 example=resources/example/example.pt.trace.json
 corpus=tests/data/corpus
@@ -16,7 +17,8 @@ export XDG_RUNTIME_DIR
 # A fresh settings folder: no remembered layout or recent files change the pictures.
 XDG_CONFIG_HOME=$(mktemp -d)
 export XDG_CONFIG_HOME
-trap 'rm -rf "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME"' EXIT
+job=$(mktemp -d)
+trap 'rm -rf "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$job"' EXIT
 
 shot() {  # shot NAME.png ARGS...: the viewer's window once loaded
     png=$1
@@ -36,3 +38,9 @@ shot memory.png "$corpus/before_fix_trace/trace.json" --tab flame
 shot eager-stack.png "$(bert h100)" --select 2145 --tab flame
 shot steps.png tests/data/param --tab steps --window-size 1400x850
 shot diff.png "$(bert h100)" --compare "$(bert mi300)" --tab diff --window-size 1400x850
+# The job view of a 1,024-rank job (tests/cli/make_job_ranks.sh's ranks, about a minute to write
+# and summarize): one steps --json over all of them, as merge of per-rank results gives it.
+sh tests/cli/make_job_ranks.sh "$build/tests/bench/make_trace" tests/data/param "$job/traces" 1024
+"$build/app/stackline-cli/stackline-cli" steps "$job"/traces/*.pt.trace.json.gz --jobs 2 --json \
+    >"$job/job.json"
+shot job.png "$job/job.json" --window-size 1400x850

@@ -239,8 +239,8 @@ void JobHeatMapView::paintEvent(QPaintEvent*) {
         Qt::AlignLeft | Qt::AlignVCenter,
         tr("%1: %2 to %3%4")
             .arg(name, formatDuration(low), formatDuration(high),
-                 (bands < rows_.size() ? tr("; %1 ranks a row of pixels, coloured by their max")
+                 (bands < rows_.size() ? tr("; %1 ranks a pixel row (their max)")
                                              .arg(double(rows_.size()) / double(bands), 0, 'f', 1)
                                        : QString()) +
-                     tr("; hatched: no such step")));
+                     tr("; hatched: no step")));
 }
