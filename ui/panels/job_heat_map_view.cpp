@@ -228,7 +228,7 @@ void JobHeatMapView::paintEvent(QPaintEvent*) {
                tr("rank \\ step"));
 
     // The scale: from the smallest cell of the metric to the largest.
-    const QRect legend(area.left(), area.bottom() + 8, std::min(240, area.width() / 2), 12);
+    const QRect legend(area.left(), area.bottom() + 8, std::min(150, area.width() / 3), 12);
     for (int x = 0; x < legend.width(); ++x)
         p.fillRect(QRect(legend.left() + x, legend.top(), 1, legend.height()),
                    scaleColor(double(x) / std::max(1, legend.width() - 1)));
