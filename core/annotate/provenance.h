@@ -26,7 +26,7 @@ struct Provenance {
     bool applied = false;
     bool assignUids = false;
 
-    std::vector<uint32_t> stack;   // per row: StackPool id of args.stack in the output, 0 if none
+    std::vector<uint32_t> stack;  // per row: StackPool id of args.stack in the output, 0 if none
     // Per row, a bit each (on big traces every byte per event counts): whether this run writes
     // args.stack there, and whether the processor reached the event from a region.
     std::vector<bool> written, reached;
