@@ -171,19 +171,15 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
             out.frameRows_.insert(out.frameRows_.end(), frames.begin(), frames.end());
             out.frameStart_.push_back(uint32_t(out.frameRows_.size()));
         }
-        if (out.stackOf_.empty()) {
-            out.stackOf_.assign(events.size(), 0);
-            out.origin_.assign(events.size(), EagerOrigin::None);
-        }
-        out.stackOf_[row] = it->second;
-        out.origin_[row] = origin;
+        out.stackOf_.push(row, it->second);
+        out.origin_.push(row, origin);
         ++out.count_;
     }
     return out;
 }
 
 uint32_t EagerStacks::stackOf(uint32_t row) const {
-    return row < stackOf_.size() ? stackOf_[row] : 0;
+    return stackOf_.at(row, 0);
 }
 
 std::span<const uint32_t> EagerStacks::frames(uint32_t stack) const {
@@ -193,7 +189,7 @@ std::span<const uint32_t> EagerStacks::frames(uint32_t stack) const {
 }
 
 EagerOrigin EagerStacks::origin(uint32_t row) const {
-    return row < origin_.size() ? origin_[row] : EagerOrigin::None;
+    return origin_.at(row, EagerOrigin::None);
 }
 
 SourceFrame pythonFunctionFrame(std::string_view name) {

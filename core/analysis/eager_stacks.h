@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "annotate/provenance.h"
+#include "base/sparse_column.h"
 #include "model/flow_index.h"
 #include "model/trace.h"
 #include "model/track_index.h"
@@ -40,8 +41,10 @@ public:
     uint64_t count() const { return count_; }
 
 private:
-    std::vector<uint32_t> stackOf_;           // per row; empty when nothing was found
-    std::vector<EagerOrigin> origin_;         // per row
+    // By kernel row, for the kernels that have one (a column over every event would cost 5
+    // bytes an event for the few eager kernels).
+    SparseColumn<uint32_t> stackOf_;
+    SparseColumn<EagerOrigin> origin_;
     std::vector<uint32_t> frameStart_{0, 0};  // stack id -> first index into frameRows_
     std::vector<uint32_t> frameRows_;
     uint64_t count_ = 0;

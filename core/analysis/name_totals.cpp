@@ -24,7 +24,7 @@ std::vector<NameTotal> totalsByName(const EventTable& ev, std::span<const uint32
             __builtin_prefetch(&ev.kinds[next]);
             __builtin_prefetch(&ev.name[next]);
             __builtin_prefetch(&ev.tsNs[next]);
-            __builtin_prefetch(&ev.durNs[next]);
+            ev.durNs.prefetch(next);
         }
         const uint32_t r = rows[i];
         const uint32_t id = ev.kinds[r].name == ValueKind::String ? ev.name[r] : kNoName;

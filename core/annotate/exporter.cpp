@@ -45,7 +45,7 @@ void rowEdits(const Trace& trace, const Provenance& p, uint32_t row, std::vector
     const EventTable::Kinds& k = t.kinds[row];
     edits.clear();
     bool uid = p.assignUids && k.event == ValueKind::Object;
-    bool stack = p.written[row] != 0;
+    bool stack = p.written[row];
     if (!uid && !stack) return;
     uint64_t close = t.begin[row] + t.length[row] - 1;
     uint64_t end =

@@ -6,7 +6,7 @@
 
 namespace stackline {
 
-FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t>& isFlow,
+FlowMapping buildFlowMapping(const EventTable& events, const std::vector<bool>& isFlow,
                              const EventUids& uids, ProcessErrors& errors) {
     constexpr uint32_t kNone = FlowMapping::kNoFlow;   // also: no row, no pair yet
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (src, dst) keys, insertion order
@@ -76,16 +76,6 @@ FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t
         m.byDst_.set(dst, src);
     }
     return m;
-}
-
-void FlowMapping::Side::rank() {
-    before_.resize(bits_.size());
-    uint32_t marked = 0;
-    for (std::size_t w = 0; w < bits_.size(); ++w) {
-        before_[w] = marked;
-        marked += uint32_t(std::popcount(bits_[w]));
-    }
-    values_.assign(marked, kNoFlow);
 }
 
 }  // namespace stackline

@@ -2,20 +2,19 @@
 // just before it in the file, and starts and finishes pair by their "id".
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "annotate/event_uids.h"
 #include "annotate/process_error.h"
+#include "base/ranked_bits.h"
 #include "model/event_table.h"
 
 namespace stackline {
 
-// src2dst and dst2src by uid key. Few events are flow ends, so each direction keeps a bit per key
-// and the other ends of the keys that have one, in key order: a key's value is found by counting
-// the bits before it (a count per 64 keys, then one popcount), without a search or an array over
-// every event.
+// src2dst and dst2src by uid key. Few events are flow ends, so each direction keeps the set of
+// keys that have another end (RankedBits) and those ends in key order: no search, and no array
+// over every event.
 class FlowMapping {
 public:
     static constexpr uint32_t kNoFlow = UINT32_MAX;
@@ -24,36 +23,30 @@ public:
     uint32_t srcOf(uint32_t dstKey) const { return byDst_.at(dstKey); }
 
 private:
-    friend FlowMapping buildFlowMapping(const EventTable&, const std::vector<uint8_t>&,
+    friend FlowMapping buildFlowMapping(const EventTable&, const std::vector<bool>&,
                                         const EventUids&, ProcessErrors&);
+    // Which keys have a value: mark() each, then rank(), then set() their values.
     class Side {
     public:
-        // Which keys have a value: mark() each, then rank(), then set() their values.
-        void mark(uint32_t key) { bits_[key >> 6] |= uint64_t(1) << (key & 63); }
-        void init(uint32_t keys) { bits_.assign((std::size_t(keys) + 63) / 64, 0); }
-        void rank();
-        void set(uint32_t key, uint32_t value) { values_[slot(key)] = value; }
+        void init(uint32_t keys) { keys_.init(keys); }
+        void mark(uint32_t key) { keys_.insert(key); }
+        void rank() { values_.assign(keys_.finish(), kNoFlow); }
+        void set(uint32_t key, uint32_t value) { values_[keys_.rank(key)] = value; }
         uint32_t at(uint32_t key) const {
-            std::size_t w = key >> 6;
-            if (w >= bits_.size() || !(bits_[w] >> (key & 63) & 1)) return kNoFlow;
-            return values_[slot(key)];
+            const uint32_t slot = keys_.find(key);
+            return slot == RankedBits::kAbsent ? kNoFlow : values_[slot];
         }
 
     private:
-        std::size_t slot(uint32_t key) const {
-            const uint64_t below = (uint64_t(1) << (key & 63)) - 1;
-            return before_[key >> 6] + std::size_t(std::popcount(bits_[key >> 6] & below));
-        }
-        std::vector<uint64_t> bits_;
-        std::vector<uint32_t> before_;  // per word of bits_: the keys marked in earlier words
-        std::vector<uint32_t> values_;  // by slot
+        RankedBits keys_;
+        std::vector<uint32_t> values_;  // by rank
     };
     Side bySrc_, byDst_;
 };
 
 // isFlow: by row, whether the processor's partition took the event as a flow event. Errors are
 // appended in file order.
-FlowMapping buildFlowMapping(const EventTable& events, const std::vector<uint8_t>& isFlow,
+FlowMapping buildFlowMapping(const EventTable& events, const std::vector<bool>& isFlow,
                              const EventUids& uids, ProcessErrors& errors);
 
 }  // namespace stackline

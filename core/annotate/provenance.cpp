@@ -55,8 +55,8 @@ public:
         out_.applied = !discover_;
         out_.assignUids = out_.applied && !trace_.info.uidAssignedTruthy;
         out_.stack.assign(n, StackPool::kNone);
-        out_.written.assign(n, 0);
-        out_.reached.assign(n, 0);
+        out_.written.assign(n, false);
+        out_.reached.assign(n, false);
         out_.origins.reset(n);
         for (auto& [row, span] : t_.stackValue) {
             out_.stack[row] = out_.stacks.intern(std::string(trace_.slice(span)));
@@ -136,8 +136,8 @@ private:
     void partition() {
         classifyStrings();
         uint32_t n = t_.size();
-        isFlow_.assign(n, 0);
-        isReal_.assign(n, 0);
+        isFlow_.assign(n, false);
+        isReal_.assign(n, false);
         for (uint32_t row = 0; row < n; ++row) {
             const EventTable::Kinds& k = t_.kinds[row];
             if (k.event != ValueKind::Object) {
@@ -157,7 +157,7 @@ private:
             }
             flow = flow || (cat & kFlowName);
             if (flow) {
-                isFlow_[row] = 1;
+                isFlow_[row] = true;
                 anyFlow_ = true;
                 continue;
             }
@@ -170,7 +170,7 @@ private:
                 fail(row, {DiagnosticMessage::NameIsNumber, row});
                 continue;
             }
-            isReal_[row] = 1;
+            isReal_[row] = true;
             if ((cat & kRegionCat) && (name & kRegionName)) compiled_.push_back(row);
             if ((name & kExternName) && (cat & kExternCat)) extern_.push_back(row);
         }
@@ -201,8 +201,9 @@ private:
         if (k.ts != PyNum::Kind::Float || k.dur == PyNum::Kind::Invalid) return false;
         start = std::bit_cast<double>(t_.tsBits[row]);
         if (start != start) return false;
-        double dur = k.dur == PyNum::Kind::Float ? std::bit_cast<double>(t_.durBits[row])
-                     : k.dur == PyNum::Kind::Int ? double(int64_t(t_.durBits[row]))
+        const uint64_t durBits = t_.durBitsOf(row);
+        double dur = k.dur == PyNum::Kind::Float ? std::bit_cast<double>(durBits)
+                     : k.dur == PyNum::Kind::Int ? double(int64_t(durBits))
                                                  : 0.0;
         end = start + dur;
         return true;
@@ -421,7 +422,7 @@ private:
         for (uint32_t op : group.ops) {
             try {
                 forEachKernel(op, [&](uint32_t kernel) {
-                    out_.reached[kernel] = 1;
+                    out_.reached[kernel] = true;
                     if (discover_) return;
                     try {
                         processKernel(kernel, op, region);
@@ -445,7 +446,7 @@ private:
         auto [it, inserted] = stackIds_.try_emplace(&stack, 0);
         if (inserted) it->second = out_.stacks.intern(stack.dump());
         out_.stack[row] = it->second;
-        out_.written[row] = 1;
+        out_.written[row] = true;
     }
 
     // nameId: the StringPool id of the name looked up (an extern call's when externCall), kNone
@@ -513,7 +514,7 @@ private:
 
     bool raisingKeysReported_ = false;
     EventUids uids_;
-    std::vector<uint8_t> isFlow_, isReal_;
+    std::vector<bool> isFlow_, isReal_;  // by row: the partition's flow and real events
     bool anyFlow_ = false;
     std::vector<uint32_t> compiled_, extern_;
     std::vector<CoveredGroup> compiledCovered_, externCovered_;

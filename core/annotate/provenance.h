@@ -26,9 +26,10 @@ struct Provenance {
     bool applied = false;
     bool assignUids = false;
 
-    std::vector<uint32_t> stack;   // per row: StackPool id of args.stack in the output, 0 if none
-    std::vector<uint8_t> written;  // per row: 1 where this run writes args.stack
-    std::vector<uint8_t> reached;  // per row: 1 where the processor reached it from a region
+    std::vector<uint32_t> stack;  // per row: StackPool id of args.stack in the output, 0 if none
+    // Per row, a bit each (on big traces every byte per event counts): whether this run writes
+    // args.stack there, and whether the processor reached the event from a region.
+    std::vector<bool> written, reached;
     StackPool stacks;
     StackOrigins origins;  // how each row's stack was obtained
     Diagnostics diagnostics;

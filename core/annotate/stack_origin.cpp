@@ -10,7 +10,7 @@ uint32_t StackOrigins::addSource(StackSource source) {
 }
 
 void StackOrigins::setWritten(uint32_t row, StackOrigin origin, uint32_t source) {
-    origin_[row] = origin;
+    set(row, origin);
     rowSources_.emplace_back(row, source);
 }
 

@@ -1,6 +1,8 @@
 #include "model/event_table.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <future>
 
@@ -20,6 +22,25 @@ PyNum EventTable::number(PyNum::Kind kind, uint64_t bits) {
     }
 }
 
+uint64_t EventTable::durBitsOf(uint32_t row) const {
+    const uint64_t code = durCodes[row];
+    if (kinds[row].dur != PyNum::Kind::Float || durCodes.isEscaped(row)) return code;
+    return std::bit_cast<uint64_t>(double(code) / 1000.0);
+}
+
+void EventTable::pushDur(PyNum::Kind kind, uint64_t bits) {
+    if (kind != PyNum::Kind::Float) return durCodes.push_back(bits);
+    // The division by 1000 is correctly rounded, so the thousandths give back the double of any
+    // decimal text with at most three places; the check makes it exact for every other double.
+    const double d = std::bit_cast<double>(bits);
+    if (d >= 0 && d < 4e6) {
+        const auto thousandths = uint64_t(std::llround(d * 1000.0));
+        if (std::bit_cast<uint64_t>(double(thousandths) / 1000.0) == bits)
+            return durCodes.push_back(thousandths);
+    }
+    durCodes.pushEscaped(bits);
+}
+
 void EventTable::reserve(std::size_t n) {
     begin.reserve(n);
     length.reserve(n);
@@ -34,14 +55,14 @@ void EventTable::reserve(std::size_t n) {
     tsNs.reserve(n);
     durNs.reserve(n);
     tsBits.reserve(n);
-    durBits.reserve(n);
+    durCodes.reserve(n);
     kinds.reserve(n);
 }
 
 EventTable::ProcessingColumns EventTable::takeProcessingColumns() {
     return {std::move(name),      std::move(cat),        std::move(phase),   std::move(pid),
             std::move(tid),       std::move(externalId), std::move(uidKeys), std::move(flowIds),
-            std::move(tsNs),      std::move(durNs),      std::move(tsBits),  std::move(durBits),
+            std::move(tsNs),      std::move(durNs),      std::move(tsBits),  std::move(durCodes),
             std::move(bigFlowId), std::move(strings),    std::move(keys)};
 }
 
@@ -69,16 +90,16 @@ void EventTable::append(EventTable&& other) {
     // the strings and keys and maps the columns that refer to them.
     auto policy = other.size() >= (1u << 15) ? std::launch::async : std::launch::deferred;
     std::future<void> plain = std::async(policy, [&] {
-        appendColumn(begin, other.begin);
+        begin.append(std::move(other.begin));
         appendColumn(length, other.length);
-        appendColumn(argsOffset, other.argsOffset);
-        appendColumn(argsLength, other.argsLength);
+        argsOffset.append(std::move(other.argsOffset));
+        argsLength.append(std::move(other.argsLength));
         appendColumn(phase, other.phase);
         flowIds.append(std::move(other.flowIds), offset, [](int64_t id) { return id; });
         appendColumn(tsNs, other.tsNs);
-        appendColumn(durNs, other.durNs);
+        durNs.append(std::move(other.durNs));
         appendColumn(tsBits, other.tsBits);
-        appendColumn(durBits, other.durBits);
+        durCodes.append(std::move(other.durCodes));
         appendColumn(kinds, other.kinds);
     });
     try {

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/narrow_column.h"
+#include "base/offset_column.h"
 #include "base/sparse_column.h"
 #include "base/string_pool.h"
 #include "python/python_values.h"
@@ -44,10 +46,9 @@ struct Span {
 
 struct EventTable {
     // Byte span of the event value and, relative to it, of its args value.
-    std::vector<uint64_t> begin;
+    OffsetColumn begin;
     std::vector<uint32_t> length;
-    std::vector<uint32_t> argsOffset;
-    std::vector<uint32_t> argsLength;
+    NarrowColumn<uint32_t, uint16_t> argsOffset, argsLength;
 
     std::vector<uint32_t> name;  // StringPool id when nameKind is String
     std::vector<uint32_t> cat;
@@ -60,8 +61,12 @@ struct EventTable {
 
     // ts and dur: the Python number (processor) and exact nanoseconds (display; empty when the
     // trace was loaded without them).
-    std::vector<int64_t> tsNs, durNs;
-    std::vector<uint64_t> tsBits, durBits;  // int64 or double bits, by kind
+    std::vector<int64_t> tsNs;
+    NarrowColumn<int64_t, uint32_t> durNs;
+    std::vector<uint64_t> tsBits;  // int64 or double bits, by kind
+    // dur's bits, as tsBits, narrowed (pushDur, durBitsOf): an int's value, or a float's
+    // thousandths where they give back the same double (a dur of 1.234 µs); escaped otherwise.
+    NarrowColumn<uint64_t, uint32_t> durCodes;
 
     struct Kinds {
         ValueKind event : 3;
@@ -111,8 +116,10 @@ struct EventTable {
         std::vector<KeyId> pid, tid, externalId;
         SparseColumn<KeyId> uidKeys;
         SparseColumn<int64_t> flowIds;
-        std::vector<int64_t> tsNs, durNs;
-        std::vector<uint64_t> tsBits, durBits;
+        std::vector<int64_t> tsNs;
+        NarrowColumn<int64_t, uint32_t> durNs;
+        std::vector<uint64_t> tsBits;
+        NarrowColumn<uint64_t, uint32_t> durCodes;
         std::unordered_map<uint32_t, __int128> bigFlowId;
         StringPool strings;
         KeyPool keys;
@@ -120,7 +127,10 @@ struct EventTable {
     ProcessingColumns takeProcessingColumns();
 
     PyNum ts(uint32_t row) const { return number(kinds[row].ts, tsBits[row]); }
-    PyNum dur(uint32_t row) const { return number(kinds[row].dur, durBits[row]); }
+    PyNum dur(uint32_t row) const { return number(kinds[row].dur, durBitsOf(row)); }
+    uint64_t durBitsOf(uint32_t row) const;
+    // Appends a row's dur (kinds[row].dur is kind).
+    void pushDur(PyNum::Kind kind, uint64_t bits);
     std::string_view nameOf(uint32_t row) const {
         return kinds[row].name == ValueKind::String ? strings.at(name[row]) : std::string_view();
     }

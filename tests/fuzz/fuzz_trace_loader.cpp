@@ -37,7 +37,7 @@ std::string describeRow(const EventTable& t, uint32_t row) {
         " tid=" + t.keys.describe(t.tid[row]) + " ext=" + t.keys.describe(t.externalId[row]) +
         " uid=" + t.keys.describe(t.uidOf(row)) + " ts=" + std::to_string(t.tsNs[row]) + "/" +
         std::to_string(t.tsBits[row]) + " dur=" + std::to_string(t.durNs[row]) + "/" +
-        std::to_string(t.durBits[row]) + " kinds=" + std::to_string(int(k.event)) +
+        std::to_string(t.durBitsOf(row)) + " kinds=" + std::to_string(int(k.event)) +
         std::to_string(int(k.name)) + std::to_string(int(k.cat)) + std::to_string(int(k.args)) +
         std::to_string(int(k.callFrom)) + std::to_string(int(k.ts)) + std::to_string(int(k.dur)) +
         std::to_string(int(k.flowId)) + std::to_string(int(k.objectEmpty)) +

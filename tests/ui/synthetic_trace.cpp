@@ -32,17 +32,17 @@ struct Builder {
         t.tsNs.push_back(ts);
         t.durNs.push_back(dur);
         t.tsBits.push_back(0);
-        t.durBits.push_back(0);
         EventTable::Kinds k{};
         k.event = ValueKind::Object;
         k.name = ValueKind::String;
         k.cat = ValueKind::String;
         k.ts = PyNum::Kind::Int;
         k.dur = PyNum::Kind::Int;
+        t.pushDur(k.dur, 0);
         t.kinds.push_back(k);
         p.stack.push_back(0);
-        p.reached.push_back(0);
-        p.written.push_back(0);
+        p.reached.push_back(false);
+        p.written.push_back(false);
         return row;
     }
 };
@@ -95,7 +95,7 @@ std::shared_ptr<ViewedTrace> syntheticDocument(uint64_t events, uint32_t seed, b
         if (status < 90)
             p.stack[k] = stackId;
         else if (status < 95)
-            p.reached[k] = 1;
+            p.reached[k] = true;
         now += 3000;
     }
     trace->path = "synthetic";

@@ -609,7 +609,7 @@ private:
             t.durNs.push_back(r.durNs);
         }
         t.tsBits.push_back(r.tsBits);
-        t.durBits.push_back(r.durBits);
+        t.pushDur(k.dur, r.durBits);
         t.kinds.push_back(k);
     }
 };

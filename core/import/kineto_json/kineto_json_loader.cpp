@@ -6,7 +6,6 @@
 #include <atomic>
 #include <exception>
 #include <memory>
-#include <optional>
 #include <thread>
 
 #include "import/kineto_json/kineto_json_loader.h"
@@ -109,8 +108,10 @@ public:
         c.skipSpace();
         bool sawEvents = false;
         // Where the last "traceEvents" is when it is not a list: Python keeps the last of
-        // repeated keys, so this is refused only once the whole document has been read.
-        std::optional<uint64_t> notAList;
+        // repeated keys, so this is refused only once the whole document has been read. (Not
+        // an optional: GCC 12 warns, wrongly, that one would be read uninitialised.)
+        constexpr uint64_t kList = UINT64_MAX;
+        uint64_t notAList = kList;
         if (*c.p != '}') {
             info.topEmpty = false;
             do {
@@ -119,7 +120,7 @@ public:
                     notAList = c.offset();
                     c.skipValue();
                 } else if (key == "traceEvents") {
-                    notAList.reset();
+                    notAList = kList;
                     events = EventTable();  // a repeated key replaces the earlier value
                     scanEvents(c, events);
                     sawEvents = true;
@@ -146,7 +147,7 @@ public:
         }
         c.skipSpace();
         if (!c.atEnd()) c.fail("unexpected data after the top-level object");
-        if (notAList) throw json::SyntaxError(*notAList, "\"traceEvents\" is not a list");
+        if (notAList != kList) throw json::SyntaxError(notAList, "\"traceEvents\" is not a list");
         if (!sawEvents) c.fail("not a trace: the top-level object has no \"traceEvents\"");
     }
 

@@ -147,7 +147,6 @@ private:
             return b;
         };
         t_.tsBits.push_back(bits(startNs));
-        t_.durBits.push_back(phase == 'X' ? bits(durNs) : 0);
         EventTable::Kinds k{};
         k.event = ValueKind::Object;
         k.name = ValueKind::String;
@@ -156,6 +155,7 @@ private:
         k.callFrom = CallFrom::No;
         k.ts = PyNum::Kind::Float;
         k.dur = phase == 'X' ? PyNum::Kind::Float : PyNum::Kind::Missing;
+        t_.pushDur(k.dur, phase == 'X' ? bits(durNs) : 0);
         k.flowId = FlowIdStatus::Missing;
         t_.kinds.push_back(k);
         args_.recordOf.push_back(args);

@@ -160,7 +160,7 @@ public:
         std::unordered_set<uint64_t> linked(t_.events.links.begin(), t_.events.links.end());
         ev_.reserve(items.size() + 2 * t_.events.links.size());
         RowSources sources;
-        sources.of.reserve(ev_.begin.capacity());
+        sources.of.reserve(ev_.length.capacity());
         for (const Item& item : items) {
             const auto kind = RowSource(item.source & 7);
             const uint32_t i = uint32_t(item.source >> 3);
@@ -201,7 +201,6 @@ private:
             ev_.durNs.push_back(dur.value_or(0));
         }
         ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
-        ev_.durBits.push_back(std::bit_cast<uint64_t>(double(dur.value_or(0)) / 1000.0));
         EventTable::Kinds k{};
         k.event = ValueKind::Object;
         k.name = ValueKind::String;
@@ -210,6 +209,7 @@ private:
         k.callFrom = CallFrom::No;
         k.ts = PyNum::Kind::Float;
         k.dur = dur ? PyNum::Kind::Float : PyNum::Kind::Missing;
+        ev_.pushDur(k.dur, std::bit_cast<uint64_t>(double(dur.value_or(0)) / 1000.0));
         k.flowId = FlowIdStatus::Missing;
         ev_.kinds.push_back(k);
     }

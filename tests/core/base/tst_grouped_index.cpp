@@ -46,6 +46,22 @@ private slots:
         QCOMPARE(valuesOf(ix, 2), Values{});
         QCOMPARE(valuesOf(ix, std::size_t(UINT32_MAX)), Values{});
     }
+    // Groups as many as events, few of them with values, on both sides of 64-key words: only
+    // those keep an offset, and every other group still answers none.
+    void sparseGroupsAcrossWords() {
+        const std::vector<std::pair<std::size_t, uint32_t>> pairs = {
+            {63, 1}, {64, 2}, {0, 3}, {999'999, 4}, {64, 5}, {128, 6}, {127, 7}};
+        GroupedIndex ix = indexOf(1'000'000, pairs);
+        QCOMPARE(valuesOf(ix, 0), Values{3});
+        QCOMPARE(valuesOf(ix, 63), Values{1});
+        QCOMPARE(valuesOf(ix, 64), (Values{2, 5}));
+        QCOMPARE(valuesOf(ix, 127), Values{7});
+        QCOMPARE(valuesOf(ix, 128), Values{6});
+        QCOMPARE(valuesOf(ix, 999'999), Values{4});
+        std::size_t withValues = 0;
+        for (std::size_t g = 0; g < 1'000'000; ++g) withValues += !ix[g].empty();
+        QCOMPARE(withValues, std::size_t(6));
+    }
     void anIndexNeverBuiltHasNoValues() {
         GroupedIndex ix;
         QCOMPARE(valuesOf(ix, 0), Values{});

@@ -27,7 +27,7 @@ static std::string rowText(const Trace& t, uint32_t row) {
            " | ph " + std::to_string(int(e.phase[row])) + " | pid " + key(e.pid[row]) + " | tid " +
            key(e.tid[row]) + " | external " + key(e.externalId[row]) + " | uid " +
            key(e.uidOf(row)) + " | flow " + std::to_string(e.flowIds.at(row, 0)) + " | ts " +
-           std::to_string(e.tsBits[row]) + " | dur " + std::to_string(e.durBits[row]) +
+           std::to_string(e.tsBits[row]) + " | dur " + std::to_string(e.durBitsOf(row)) +
            " | kinds " + std::to_string(kinds) + " | args " +
            std::string(t.slice(e.argsSpan(row))) + " | uid value " +
            (uidSpan == e.uidValue.end() ? "-" : std::string(t.slice(uidSpan->second))) +
