@@ -171,15 +171,14 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
             out.frameRows_.insert(out.frameRows_.end(), frames.begin(), frames.end());
             out.frameStart_.push_back(uint32_t(out.frameRows_.size()));
         }
-        out.stackOf_.push(row, it->second);
-        out.origin_.push(row, origin);
+        out.found_.push(row, {it->second, origin});
         ++out.count_;
     }
     return out;
 }
 
 uint32_t EagerStacks::stackOf(uint32_t row) const {
-    return stackOf_.at(row, 0);
+    return found_.at(row, {}).stack;
 }
 
 std::span<const uint32_t> EagerStacks::frames(uint32_t stack) const {
@@ -189,7 +188,7 @@ std::span<const uint32_t> EagerStacks::frames(uint32_t stack) const {
 }
 
 EagerOrigin EagerStacks::origin(uint32_t row) const {
-    return origin_.at(row, EagerOrigin::None);
+    return found_.at(row, {}).origin;
 }
 
 SourceFrame pythonFunctionFrame(std::string_view name) {

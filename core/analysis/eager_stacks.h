@@ -43,8 +43,11 @@ public:
 private:
     // By kernel row, for the kernels that have one (a column over every event would cost 5
     // bytes an event for the few eager kernels).
-    SparseColumn<uint32_t> stackOf_;
-    SparseColumn<EagerOrigin> origin_;
+    struct Found {
+        uint32_t stack = 0;
+        EagerOrigin origin = EagerOrigin::None;
+    };
+    SparseColumn<Found> found_;
     std::vector<uint32_t> frameStart_{0, 0};  // stack id -> first index into frameRows_
     std::vector<uint32_t> frameRows_;
     uint64_t count_ = 0;

@@ -7,22 +7,6 @@
 
 namespace stackline {
 
-std::string_view nameOf(JobMetric metric) {
-    switch (metric) {
-        case JobMetric::StepTime:
-            return "step time";
-        case JobMetric::Compute:
-            return "compute";
-        case JobMetric::Collective:
-            return "collective";
-        case JobMetric::Idle:
-            return "idle";
-        case JobMetric::CollectiveSkew:
-            return "collective skew";
-    }
-    return {};
-}
-
 std::optional<RankFilter> RankFilter::parse(std::string_view text, std::string* error) {
     RankFilter filter;
     auto fail = [&](std::string why) -> std::optional<RankFilter> {

@@ -25,8 +25,13 @@ enum class JobMetric : uint8_t {
     // its start minus the first rank's (the lateness the straggler rule adds up); 0 without.
     CollectiveSkew,
 };
-inline constexpr size_t kJobMetricCount = 5;
-std::string_view nameOf(JobMetric metric);  // "step time", "compute", ...
+// By JobMetric.
+inline constexpr std::array<std::string_view, 5> kJobMetricNames = {
+    "step time", "compute", "collective", "idle", "collective skew"};
+inline constexpr size_t kJobMetricCount = kJobMetricNames.size();
+inline std::string_view nameOf(JobMetric metric) {
+    return kJobMetricNames[size_t(metric)];
+}
 
 // Which ranks to show, by rank number (RankInfo::rank; a trace without one by its index):
 // "0-7, 512", items separated by commas or spaces. Empty text: every rank.

@@ -26,10 +26,7 @@ struct StackSource {
 // Two bits per event, and a source per written event only (traces have millions of events).
 class StackOrigins {
 public:
-    void reset(std::size_t rows) {
-        rows_ = rows;
-        packed_.assign((rows + 3) / 4, 0);
-    }
+    void reset(std::size_t rows) { packed_.assign((rows + 3) / 4, 0); }
     void setInTrace(uint32_t row) { set(row, StackOrigin::InTrace); }
     uint32_t addSource(StackSource source);
     // This run writes row's stack from a source (an index from addSource); a later write to the
@@ -37,8 +34,9 @@ public:
     void setWritten(uint32_t row, StackOrigin origin, uint32_t source);
 
     StackOrigin of(uint32_t row) const {
-        return row < rows_ ? StackOrigin(packed_[row >> 2] >> (row & 3) * 2 & 3)
-                           : StackOrigin::None;
+        // Beyond the last row, and in its byte's spare bits, None (0).
+        return (row >> 2) < packed_.size() ? StackOrigin(packed_[row >> 2] >> (row & 3) * 2 & 3)
+                                           : StackOrigin::None;
     }
     // For Matched and SingleStack rows; nullptr otherwise. A search of the writes from the last:
     // asked once per selection, it costs less than ordering them for every run.
@@ -50,7 +48,6 @@ private:
         const unsigned shift = (row & 3) * 2;
         b = uint8_t((b & ~(3u << shift)) | unsigned(origin) << shift);
     }
-    std::size_t rows_ = 0;
     std::vector<uint8_t> packed_;  // four rows a byte
     std::vector<StackSource> sources_;
     std::vector<std::pair<uint32_t, uint32_t>> rowSources_;  // (row, source), in write order

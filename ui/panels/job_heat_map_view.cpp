@@ -13,6 +13,11 @@ using namespace stackline;
 
 namespace {
 
+QString metricText(JobMetric metric) {
+    const std::string_view name = nameOf(metric);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
 constexpr int kGutter = 76;     // rank labels
 constexpr int kHeader = 20;     // step numbers
 constexpr int kLegend = 26;     // the colour scale
@@ -108,8 +113,7 @@ QString JobHeatMapView::toolTipAt(QPoint pos) const {
     const auto cell = cellAt(pos);
     if (!cell) return {};
     const JobStep& step = map_->job().steps[cell->step];
-    const QString metric =
-        QString::fromUtf8(nameOf(metric_).data(), qsizetype(nameOf(metric_).size()));
+    const QString metric = metricText(metric_);
     const CellAggregate a =
         map_->aggregate(metric_, rows_, cell->firstRow, cell->endRow, cell->step);
     const QString median = formatDuration(map_->median(metric_, cell->step));
@@ -232,8 +236,7 @@ void JobHeatMapView::paintEvent(QPaintEvent*) {
     for (int x = 0; x < legend.width(); ++x)
         p.fillRect(QRect(legend.left() + x, legend.top(), 1, legend.height()),
                    scaleColor(double(x) / std::max(1, legend.width() - 1)));
-    const QString name =
-        QString::fromUtf8(nameOf(metric_).data(), qsizetype(nameOf(metric_).size()));
+    const QString name = metricText(metric_);
     p.drawText(
         QRect(legend.right() + 8, legend.top() - 4, width() - legend.right() - 12, 20),
         Qt::AlignLeft | Qt::AlignVCenter,
