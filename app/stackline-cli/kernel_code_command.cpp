@@ -95,7 +95,7 @@ using TraceKernels = std::map<std::pair<std::string, std::string>, OnTrace>;
 TraceKernels readTrace(const std::string& path, const KernelInfo& info) {
     const Trace trace = loadTrace(path);
     const EventTable& ev = trace.events;
-    const DisplayIndexes indexes = buildTraceIndexes(trace);
+    const DisplayIndexes indexes = buildTraceIndexes(trace, 0, IndexSet::Flows);
     const TrackIndex& tracks = indexes.tracks;
     const FlowIndex& flows = indexes.flows;
     const Provenance provenance = runProvenance(trace, info);

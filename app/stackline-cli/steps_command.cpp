@@ -16,6 +16,7 @@ int steps(const Args& a) {
     // The trace and its indexes (the launch flows) are all a summary needs: no kernel
     // information, no provenance.
     forEachTrace(a, [&](std::size_t i, PipelineInput& in, LoadObserver& observer) {
+        in.indexSet = IndexSet::Flows;
         const std::shared_ptr<const Trace> trace = traceStage(in, observer);
         ranks[i] = summarizeRankSteps(*trace, indexesStage(in, *trace, observer).flows);
         ranks[i].trace = a.inputs[i];

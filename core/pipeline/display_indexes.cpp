@@ -4,11 +4,11 @@
 
 namespace stackline {
 
-DisplayIndexes buildTraceIndexes(const Trace& trace, unsigned threads) {
+DisplayIndexes buildTraceIndexes(const Trace& trace, unsigned threads, IndexSet set) {
     DisplayIndexes ix;
     ix.tracks = TrackIndex::build(trace.events, trace.metadata, threads);
     ix.originNs = traceOriginNs(trace.events);
-    ix.counters = CounterIndex::build(trace, ix.tracks);
+    if (set == IndexSet::Display) ix.counters = CounterIndex::build(trace, ix.tracks);
     ix.flows = FlowIndex::build(trace.events, ix.tracks);
     return ix;
 }

@@ -23,8 +23,16 @@ struct DisplayIndexes {
     EagerStacks eager;  // empty until addEagerStacks
 };
 
+// Which of the trace-only indexes to build: the counter series cost a quarter of a `steps` run
+// and only the viewer and `summary --range` read them.
+enum class IndexSet : uint8_t {
+    Display,  // all of them
+    Flows,    // tracks, origin and flows; counters left empty
+};
+
 // The indexes that need only the trace (all but eager). threads = 0 uses every core.
-DisplayIndexes buildTraceIndexes(const Trace& trace, unsigned threads = 0);
+DisplayIndexes buildTraceIndexes(const Trace& trace, unsigned threads = 0,
+                                 IndexSet set = IndexSet::Display);
 // The eager kernels' stacks, which need the provenance result (compiled kernels have theirs).
 void addEagerStacks(DisplayIndexes& indexes, const Trace& trace, const Provenance& provenance);
 

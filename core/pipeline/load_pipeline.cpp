@@ -85,7 +85,7 @@ std::shared_ptr<const Trace> traceStage(const PipelineInput& input, LoadObserver
 DisplayIndexes indexesStage(const PipelineInput& input, const Trace& trace,
                             LoadObserver& observer) {
     observer.throwIfCancelled();
-    DisplayIndexes ix = buildTraceIndexes(trace, input.load.threads);
+    DisplayIndexes ix = buildTraceIndexes(trace, input.load.threads, input.indexSet);
     observer.throwIfCancelled();
     return ix;
 }

@@ -31,7 +31,8 @@ struct PipelineInput {
     // Set to reprocess a trace already loaded (other kernel information) instead of reading it.
     std::shared_ptr<const Trace> trace;
     bool displayIndexes = false;  // build LoadedTrace::indexes (and the summary's eager count)
-    bool hotspots = false;        // sum LoadedTrace::hotspots
+    IndexSet indexSet = IndexSet::Display;  // which of them indexesStage builds
+    bool hotspots = false;                  // sum LoadedTrace::hotspots
     // The loader's threads (also the processor's), chunk size and nanoseconds; its progress is
     // the observer.
     LoadOptions load;

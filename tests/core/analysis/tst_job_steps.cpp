@@ -40,7 +40,7 @@ std::vector<const Trace*> pointers(const std::vector<Trace>& traces) {
 // Each trace with its launch flows, as the viewer's documents hold them.
 struct Ranks {
     explicit Ranks(const std::vector<Trace>& traces) {
-        for (const Trace& t : traces) indexes.push_back(buildTraceIndexes(t, 1));
+        for (const Trace& t : traces) indexes.push_back(buildTraceIndexes(t, 1, IndexSet::Flows));
         for (size_t i = 0; i < traces.size(); ++i) ranks.push_back({&traces[i], &indexes[i].flows});
     }
     std::vector<DisplayIndexes> indexes;

@@ -37,7 +37,7 @@ std::string rankJson(int rank, const std::vector<Kernel>& kernels, int world = 2
 }
 
 RankStepSummary summaryOf(const Trace& t) {
-    return summarizeRankSteps(t, buildTraceIndexes(t, 1).flows);
+    return summarizeRankSteps(t, buildTraceIndexes(t, 1, IndexSet::Flows).flows);
 }
 
 std::vector<RankStepSummary> summariesOf(const std::vector<std::string>& ranks) {
