@@ -11,9 +11,12 @@ namespace stackline {
 
 namespace {
 
+// 16 bytes: every slice of the trace is held at once while the levels are built (beside the
+// processor's work, at the viewer's peak of memory); its end is read back from the event table.
 struct SliceRef {
-    int64_t start, end;
+    int64_t start;
     uint32_t row;
+    uint32_t level = 0;  // set by buildLevels
 };
 
 // The end of the last slice on each level, with the smallest end of every power-of-two block of
@@ -64,11 +67,15 @@ private:
 // Places a track's slices (sorted by start, longer first) on levels: a slice goes one level below
 // its innermost enclosing slice, or to the first level below that which is free at its start, so
 // a slice that overlaps another without nesting gets a row of its own instead of being dropped.
-void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32_t>& trackOf,
-                 std::vector<uint16_t>& levelOf, uint32_t trackId) {
-    auto before = [](const SliceRef& a, const SliceRef& b) {
+int64_t endOf(const EventTable& ev, const SliceRef& s) {
+    return s.start + std::max<int64_t>(0, ev.durNs[s.row]);
+}
+
+void buildLevels(const EventTable& ev, Track& track, std::vector<SliceRef>& slices,
+                 std::vector<uint32_t>& trackOf, std::vector<uint16_t>& levelOf, uint32_t trackId) {
+    auto before = [&ev](const SliceRef& a, const SliceRef& b) {
         if (a.start != b.start) return a.start < b.start;
-        if (a.end != b.end) return a.end > b.end;
+        if (const int64_t ea = endOf(ev, a), eb = endOf(ev, b); ea != eb) return ea > eb;
         return a.row < b.row;
     };
     // A thread's slices come nearly in order (with_stack traces: a block of ops, then one of
@@ -98,9 +105,16 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
         int64_t start, end;
         uint32_t level;
     };
+    // Each slice's level first, then the levels filled at their exact size (grown by doubling,
+    // they would briefly need three times their bytes).
     std::vector<Open> open;
     FreeLevels free;
-    for (const SliceRef& s : slices) {
+    std::vector<uint32_t> perLevel;
+    for (SliceRef& slice : slices) {
+        const struct {
+            int64_t start, end;
+            uint32_t row;
+        } s{slice.start, endOf(ev, slice), slice.row};
         const bool zero = s.end == s.start;
         // A zero-length slice at its parent's very end still belongs inside it.
         while (!open.empty() &&
@@ -118,12 +132,10 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
             if (it != open.begin()) minLevel = std::prev(it)->level + 1;
         }
         const uint32_t level = free.firstFreeFrom(minLevel, s.start);
-        if (level >= track.levels.size()) track.levels.resize(level + 1);
+        if (level >= perLevel.size()) perLevel.resize(level + 1);
+        ++perLevel[level];
         free.occupy(level, s.end);
-        TrackLevel& l = track.levels[level];
-        l.start.push_back(s.start);
-        l.end.push_back(s.end);
-        l.row.push_back(s.row);
+        slice.level = level;
         // A zero-length slice starting where an open one ends stays below it: that one still
         // takes the zero-length slices after this one, which this one would not.
         while (!open.empty() &&
@@ -131,8 +143,21 @@ void buildLevels(Track& track, std::vector<SliceRef>& slices, std::vector<uint32
                 (open.back().end == s.end && (!zero || open.back().start == s.start))))
             open.pop_back();
         open.push_back({s.start, s.end, level});
-        trackOf[s.row] = trackId;
-        levelOf[s.row] = uint16_t(std::min<uint32_t>(level, UINT16_MAX - 1));
+    }
+    track.levels.resize(perLevel.size());
+    for (size_t i = 0; i < perLevel.size(); ++i) {
+        TrackLevel& l = track.levels[i];
+        l.start.reserve(perLevel[i]);
+        l.end.reserve(perLevel[i]);
+        l.row.reserve(perLevel[i]);
+    }
+    for (const SliceRef& slice : slices) {
+        TrackLevel& l = track.levels[slice.level];
+        l.start.push_back(slice.start);
+        l.end.push_back(endOf(ev, slice));
+        l.row.push_back(slice.row);
+        trackOf[slice.row] = trackId;
+        levelOf[slice.row] = uint16_t(std::min<uint32_t>(slice.level, UINT16_MAX - 1));
     }
     for (TrackLevel& l : track.levels) l.finish();
     track.sliceCount = uint32_t(slices.size());
@@ -245,10 +270,44 @@ TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata
         bool gpu = false;
         std::vector<SliceRef> slices;
         std::vector<std::pair<int64_t, uint32_t>> instants;
+        uint32_t sliceCount = 0, instantCount = 0;  // by the first pass
     };
     std::vector<Pending> pending;
     uint64_t lastKey = UINT64_MAX;
     uint32_t lastTrack = 0;
+    auto pendingOf = [&](uint32_t row) -> Pending& {
+        const uint64_t key = (uint64_t(ev.pid[row]) << 32) | ev.tid[row];
+        if (key != lastKey) {
+            uint64_t dkey = (uint64_t(keyId(ev.pid[row])) << 32) | keyId(ev.tid[row]);
+            auto [it, inserted] = ix.trackByKey_.try_emplace(dkey, uint32_t(pending.size()));
+            if (inserted) {
+                pending.emplace_back();
+                pending.back().pid = uint32_t(dkey >> 32);
+                pending.back().tid = uint32_t(dkey);
+            }
+            lastKey = key;
+            lastTrack = it->second;
+        }
+        return pending[lastTrack];
+    };
+    auto placed = [&](uint32_t row) {
+        const PyNum::Kind tk = ev.kinds[row].ts;
+        return tk == PyNum::Kind::Int || tk == PyNum::Kind::Float;
+    };
+    // Each track's slices and instants counted first, so that they are held at their exact size
+    // (grown by doubling, they would briefly need three times their bytes).
+    for (uint32_t row = 0; row < n; ++row) {
+        const char ph = ev.phase[row];
+        if (ph == 'X' && placed(row))
+            ++pendingOf(row).sliceCount;
+        else if ((ph == 'i' || ph == 'I') && placed(row))
+            ++pendingOf(row).instantCount;
+    }
+    for (Pending& p : pending) {
+        p.slices.reserve(p.sliceCount);
+        p.instants.reserve(p.instantCount);
+    }
+    lastKey = UINT64_MAX;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     std::unordered_set<uint32_t> counterPids;
     std::vector<std::pair<ScopedInstant, uint32_t>> scoped;  // with the display pid
@@ -257,8 +316,7 @@ TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata
         const char ph = ev.phase[row];
         const bool slice = ph == 'X';
         if (!slice && ph != 'i' && ph != 'I' && ph != 'C') continue;
-        const PyNum::Kind tk = ev.kinds[row].ts;
-        if (tk != PyNum::Kind::Int && tk != PyNum::Kind::Float) continue;
+        if (!placed(row)) continue;
         if (ph == 'C') {
             // Counters are drawn by CounterIndex; here they only widen the extent and make
             // their pid a process.
@@ -267,19 +325,11 @@ TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata
             hi = std::max(hi, ev.tsNs[row]);
             continue;
         }
-        uint64_t key = (uint64_t(ev.pid[row]) << 32) | ev.tid[row];
-        if (key != lastKey) {
-            uint64_t dkey = (uint64_t(keyId(ev.pid[row])) << 32) | keyId(ev.tid[row]);
-            auto [it, inserted] = ix.trackByKey_.try_emplace(dkey, uint32_t(pending.size()));
-            if (inserted) pending.push_back({uint32_t(dkey >> 32), uint32_t(dkey), false, {}, {}});
-            lastKey = key;
-            lastTrack = it->second;
-        }
-        Pending& p = pending[lastTrack];
+        Pending& p = pendingOf(row);
         const int64_t ts = ev.tsNs[row];
         if (slice) {
             const int64_t end = ts + std::max<int64_t>(0, ev.durNs[row]);
-            p.slices.push_back({ts, end, row});
+            p.slices.push_back({ts, row, 0});
             if (kineto::isGpuActivity(categories.of(row))) p.gpu = true;
             hi = std::max(hi, end);
         } else {
@@ -399,7 +449,7 @@ TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata
     parallelFor(bySize.size(), threads, [&](size_t k) {
         const uint32_t i = bySize[k];
         Track& tr = ix.tracks_[i];
-        buildLevels(tr, slices[i], ix.trackOf_, ix.levelOf_, i);
+        buildLevels(ev, tr, slices[i], ix.trackOf_, ix.levelOf_, i);
         auto& inst = instants[i];
         std::sort(inst.begin(), inst.end());
         tr.instantTs.reserve(inst.size());

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# bench_memory.sh BUILD_DIR [--dir DIR] [--sizes 1000,4400] [--runs 2] [--step 25] [--no-viewer]
-#                 [--no-search] [--keep]
+# bench_memory.sh BUILD_DIR [--dir DIR] [--sizes 1000,4400] [--shape kineto|deep] [--runs 2]
+#                 [--step 25] [--no-viewer] [--no-search] [--keep]
 # "Traces bigger than memory": stackline-cli annotate and the viewer on generated traces of each
-# size (MiB; `.json` and its `gzip -1` `.json.gz`). Per case, one uncapped run gives the wall time
-# and peak RSS; then --runs runs inside a memory cgroup of the target (≤ 1500 MiB: CLI 400 MB,
+# size (MiB, of make_trace's --shape; `.json` and its `gzip -1` `.json.gz`). Per case, one
+# uncapped run gives the wall time, peak RSS and peak anonymous memory (tests/bench/peak_anon.py),
+# also in bytes per event; then --runs runs inside a memory cgroup of the target (≤ 1500 MiB: CLI 400 MB,
 # viewer 600 MB; bigger: 1536 MB and 2560 MB) and, unless --no-search, the smallest limit that
 # still passes, to within --step MB. The cgroup is the honest measure: under its limit the page
 # cache of file-backed mappings can be reclaimed, anonymous memory cannot (and swap is capped
@@ -16,8 +17,8 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 BUILD_DIR [--dir DIR] [--sizes 1000,4400] [--runs 2] [--step 25]" \
-        "[--no-viewer] [--no-search] [--keep]" >&2
+    echo "usage: $0 BUILD_DIR [--dir DIR] [--sizes 1000,4400] [--shape kineto|deep] [--runs 2]" \
+        "[--step 25] [--no-viewer] [--no-search] [--keep]" >&2
     exit 2
 }
 die() {
@@ -29,14 +30,15 @@ progress() { echo "bench_memory.sh: $*" >&2; }
 [[ $# -ge 1 && $1 != -* ]] || usage
 build=$1
 shift
-dir='' sizes=1000,4400 runs=2 step=25 viewer=1 search=1 keep=0
+dir='' sizes=1000,4400 shape=kineto runs=2 step=25 viewer=1 search=1 keep=0
 while (($#)); do
     case $1 in
-    --dir | --sizes | --runs | --step)
+    --dir | --sizes | --shape | --runs | --step)
         (($# >= 2)) || usage
         case $1 in
         --dir) dir=$2 ;;
         --sizes) sizes=$2 ;;
+        --shape) shape=$2 ;;
         --runs) runs=$2 ;;
         --step) step=$2 ;;
         esac
@@ -49,10 +51,11 @@ while (($#)); do
     esac
     shift
 done
-[[ $sizes =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ && $runs =~ ^[1-9][0-9]*$ && $step =~ ^[1-9][0-9]*$ ]] ||
+[[ $sizes =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ && $shape =~ ^(kineto|deep)$ && $runs =~ ^[1-9][0-9]*$ && $step =~ ^[1-9][0-9]*$ ]] ||
     usage
 IFS=, read -ra size_list <<<"$sizes"
 
+peak_anon=$(dirname "$0")/peak_anon.py
 make_trace=$build/tests/bench/make_trace
 cli=$build/app/stackline-cli/stackline-cli
 viewer_bin=$build/app/stackline/stackline
@@ -260,7 +263,8 @@ bench_case() {
     local input=$1 tool=$2 status=0 wall kb passes=0 i capped first_why=''
     shift 2
     progress "$label $input, $tool: uncapped"
-    /usr/bin/time -f '%e %M' -o "$scratch/time" "$@" >"$log" 2>&1 || status=$?
+    /usr/bin/python3 "$peak_anon" "$scratch/anon" /usr/bin/time -f '%e %M' -o "$scratch/time" \
+        "$@" >"$log" 2>&1 || status=$?
     remove_outputs
     read -r wall kb < <(tail -n 1 "$scratch/time")
     cap_seconds=$(awk -v s="$wall" 'BEGIN { printf "%d", s * 3 + 30 }')
@@ -297,9 +301,11 @@ bench_case() {
         fi
     fi
     # shellcheck disable=SC2016 # markdown's backquotes
-    printf '| %s `%s` | `%s` | %s | %s | %s |\n' "$label" "$input" "$tool" "$wall" \
+    printf '| %s `%s` | `%s` | %s | %s | %s | %s |\n' "$label" "$input" "$tool" "$wall" \
         "$(awk -v kb="$kb" -v bytes="$bytes" \
-            'BEGIN { printf "%.2f× (%.0f MB)", kb * 1024 / bytes, kb / 1024 }')" "$capped"
+            'BEGIN { printf "%.2f× (%.0f MB)", kb * 1024 / bytes, kb / 1024 }')" \
+        "$(awk -v anon="$(cat "$scratch/anon")" -v events="$events" \
+            'BEGIN { printf "%.0f MiB (%.1f B/event)", anon / 2^20, anon / events }')" "$capped"
 }
 
 # The verdict on $target for the tool $1, on both inputs (and the viewer's interactions).
@@ -333,20 +339,25 @@ all_met=1
 [[ -n $cg_version ]] || all_met=0
 : >"$scratch/verdicts"
 : >"$scratch/interactions"
-echo '| input | tool | wall | peak RSS | runs inside a memory cgroup of |'
-echo '|---|---|---|---|---|'
+echo "make_trace --shape $shape"
+echo
+echo '| input | tool | wall | peak RSS | peak anonymous | runs inside a memory cgroup of |'
+echo '|---|---|---|---|---|---|'
 for size in "${size_list[@]}"; do
-    # Generated once per --dir: a list of the paths, written last, says the files are complete.
-    sub=$dir/$size-mib
+    # Generated once per --dir: a list of the paths, written last, says the files are complete;
+    # make_trace counts the events ("N bytes, N events, ..." on its standard error).
+    sub=$dir/$size-mib-$shape
     if [[ ! -s $sub/paths ]]; then
-        progress "generating $size MiB in $sub"
+        progress "generating $size MiB of the $shape shape in $sub"
         rm -rf "$sub"
         mkdir "$sub"
-        "$make_trace" "$sub" "$size" >"$sub/paths.new"
+        "$make_trace" "$sub" "$size" --shape "$shape" >"$sub/paths.new" 2>"$sub/made"
         gzip -1 -k "$(head -n 1 "$sub/paths.new")"
+        sed -n 's/^[0-9]* bytes, \([0-9]*\) events,.*/\1/p' "$sub/made" >"$sub/events"
         mv "$sub/paths.new" "$sub/paths"
     fi
     { read -r json && read -r kinfo; } <"$sub/paths"
+    events=$(cat "$sub/events")
     bytes=$(stat -c %s "$json")
     label=$(awk -v b="$bytes" \
         'BEGIN { if (b >= 1000 * 2^20) printf "%.1f GB", b / 2^30; else printf "%.0f MB", b / 2^20 }')
