@@ -110,39 +110,36 @@ void buildLevels(const EventTable& ev, Track& track, std::vector<SliceRef>& slic
     std::vector<Open> open;
     FreeLevels free;
     std::vector<uint32_t> perLevel;
-    for (SliceRef& slice : slices) {
-        const struct {
-            int64_t start, end;
-            uint32_t row;
-        } s{slice.start, endOf(ev, slice), slice.row};
-        const bool zero = s.end == s.start;
+    for (SliceRef& s : slices) {
+        const int64_t end = endOf(ev, s);
+        const bool zero = end == s.start;
         // A zero-length slice at its parent's very end still belongs inside it.
         while (!open.empty() &&
                !(open.back().end > s.start ||
                  (zero && open.back().end == s.start && open.back().start < s.start)))
             open.pop_back();
-        // The innermost open slice that ends at or after this one: the topmost with end >= s.end,
+        // The innermost open slice that ends at or after this one: the topmost with end >= its end,
         // a prefix from the bottom.
         uint32_t minLevel = 0;
-        if (!open.empty() && open.back().end >= s.end) {
+        if (!open.empty() && open.back().end >= end) {
             minLevel = open.back().level + 1;
         } else {
             auto it = std::partition_point(open.begin(), open.end(),
-                                           [&](const Open& o) { return o.end >= s.end; });
+                                           [&](const Open& o) { return o.end >= end; });
             if (it != open.begin()) minLevel = std::prev(it)->level + 1;
         }
         const uint32_t level = free.firstFreeFrom(minLevel, s.start);
         if (level >= perLevel.size()) perLevel.resize(level + 1);
         ++perLevel[level];
-        free.occupy(level, s.end);
-        slice.level = level;
+        free.occupy(level, end);
+        s.level = level;
         // A zero-length slice starting where an open one ends stays below it: that one still
         // takes the zero-length slices after this one, which this one would not.
         while (!open.empty() &&
-               (open.back().end < s.end ||
-                (open.back().end == s.end && (!zero || open.back().start == s.start))))
+               (open.back().end < end ||
+                (open.back().end == end && (!zero || open.back().start == s.start))))
             open.pop_back();
-        open.push_back({s.start, s.end, level});
+        open.push_back({s.start, end, level});
     }
     track.levels.resize(perLevel.size());
     for (size_t i = 0; i < perLevel.size(); ++i) {
@@ -298,10 +295,10 @@ TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata
     // (grown by doubling, they would briefly need three times their bytes).
     for (uint32_t row = 0; row < n; ++row) {
         const char ph = ev.phase[row];
-        if (ph == 'X' && placed(row))
-            ++pendingOf(row).sliceCount;
-        else if ((ph == 'i' || ph == 'I') && placed(row))
-            ++pendingOf(row).instantCount;
+        if ((ph == 'X' || ph == 'i' || ph == 'I') && placed(row)) {
+            Pending& p = pendingOf(row);
+            ++(ph == 'X' ? p.sliceCount : p.instantCount);
+        }
     }
     for (Pending& p : pending) {
         p.slices.reserve(p.sliceCount);

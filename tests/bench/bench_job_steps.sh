@@ -31,9 +31,9 @@ median5() { sort -g | sed -n 3p; }
 ratio() {
     for command in steps summary; do
         for i in 1 2 3 4 5; do
-            s=$(now)
+            started=$(now)
             "$cli" "$command" "$1" --json >/dev/null 2>&1
-            echo "$(now) - $s" | bc
+            echo "$(now) - $started" | bc
         done | median5 >"$dir/$command.time"
     done
     echo "$(cat "$dir/steps.time") / $(cat "$dir/summary.time")" | bc -l

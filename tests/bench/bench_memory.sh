@@ -4,8 +4,8 @@
 # "Traces bigger than memory": stackline-cli annotate and the viewer on generated traces of each
 # size (MiB, of make_trace's --shape; `.json` and its `gzip -1` `.json.gz`). Per case, one
 # uncapped run gives the wall time, peak RSS and peak anonymous memory (tests/bench/peak_anon.py),
-# also in bytes per event; then --runs runs inside a memory cgroup of the target (≤ 1500 MiB: CLI 400 MB,
-# viewer 600 MB; bigger: 1536 MB and 2560 MB) and, unless --no-search, the smallest limit that
+# also in bytes per event; then --runs runs inside a memory cgroup of the target (≤ 1500 MiB:
+# CLI 400 MB, viewer 600 MB; bigger: 1536 MB and 2560 MB) and, unless --no-search, the smallest limit that
 # still passes, to within --step MB. The cgroup is the honest measure: under its limit the page
 # cache of file-backed mappings can be reclaimed, anonymous memory cannot (and swap is capped
 # too). For the viewer, bench_viewer's interactions (and an export) also run inside the cgroup of
@@ -51,8 +51,8 @@ while (($#)); do
     esac
     shift
 done
-[[ $sizes =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ && $shape =~ ^(kineto|deep)$ && $runs =~ ^[1-9][0-9]*$ && $step =~ ^[1-9][0-9]*$ ]] ||
-    usage
+[[ $sizes =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ && $shape =~ ^(kineto|deep)$ ]] || usage
+[[ $runs =~ ^[1-9][0-9]*$ && $step =~ ^[1-9][0-9]*$ ]] || usage
 IFS=, read -ra size_list <<<"$sizes"
 
 peak_anon=$(dirname "$0")/peak_anon.py
