@@ -8,7 +8,7 @@
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "hotspot_results.h"
+#include "hotspots_text.h"
 #include "trace_workers.h"
 
 using namespace stackline;

@@ -9,7 +9,7 @@
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
-#include "hotspot_results.h"
+#include "hotspots_text.h"
 #include "io/trace_bytes.h"
 #include "steps_output.h"
 
@@ -18,34 +18,6 @@ using namespace stackline;
 namespace cli {
 
 namespace {
-
-TraceHotspots traceOf(const OrderedJson& j) {
-    if (!j.is_object()) throw InputError("a trace's result is not a JSON object");
-    auto trace = j.find("trace");
-    if (trace == j.end() || !trace->is_string())
-        throw InputError("not the output of stackline-cli hotspots --json: no \"trace\"");
-    try {
-        return {trace->get<std::string>(), hotspotTotalsFromJson(j)};
-    } catch (const InputError& e) {
-        throw InputError(trace->get<std::string>() + ": " + e.what());
-    }
-}
-
-// One RESULT's traces: hotspots TRACE --json's one, or hotspots TRACE... --json's several, whose
-// total must be theirs.
-std::vector<TraceHotspots> tracesOf(const OrderedJson& j) {
-    if (!j.is_object() || (!j.contains("trace") && !j.contains("traces")))
-        throw InputError("not the output of stackline-cli hotspots --json or steps --json");
-    auto each = j.find("traces");
-    if (each == j.end()) return {traceOf(j)};
-    if (!each->is_array() || !j.contains("total"))
-        throw InputError("not the output of stackline-cli hotspots --json");
-    std::vector<TraceHotspots> traces;
-    for (const OrderedJson& t : *each) traces.push_back(traceOf(t));
-    if (manyHotspotsJson(traces)["total"] != j["total"])
-        throw InputError("\"total\" is not the sum of its traces");
-    return traces;
-}
 
 // The traces a RESULT gives, each of them only once across all RESULTs.
 class TraceNames {
@@ -102,7 +74,7 @@ int merge(const Args& a) {
             const OrderedJson j = &path == &a.inputs.front() ? first : readResultFile(path);
             if (isStepsResult(j))
                 throw InputError("a steps result, unlike " + a.inputs.front() + " (hotspots)");
-            for (TraceHotspots& t : tracesOf(j)) {
+            for (TraceHotspots& t : hotspotsResultTraces(j)) {
                 names.add(t.trace, path);
                 traces.push_back(std::move(t));
             }

@@ -148,4 +148,52 @@ HotspotTotals hotspotTotalsFromJson(const OrderedJson& j) {
     return t;
 }
 
+OrderedJson traceHotspotsJson(const TraceHotspots& t) {
+    OrderedJson j = {{"trace", t.trace}};
+    j.update(hotspotTotalsJson(t.totals));
+    return j;
+}
+
+OrderedJson manyHotspotsJson(const std::vector<TraceHotspots>& traces) {
+    OrderedJson each = OrderedJson::array();
+    HotspotSum sum;
+    for (const TraceHotspots& t : traces) {
+        each.push_back(traceHotspotsJson(t));
+        sum.add(t.totals);
+    }
+    OrderedJson total = {{"trace_count", traces.size()}};
+    total.update(hotspotTotalsJson(sum.result()));
+    return {{"traces", std::move(each)}, {"total", std::move(total)}};
+}
+
+namespace {
+
+TraceHotspots traceResult(const OrderedJson& j) {
+    if (!j.is_object()) throw InputError("a trace's result is not a JSON object");
+    auto trace = j.find("trace");
+    if (trace == j.end() || !trace->is_string())
+        throw InputError("not the output of stackline-cli hotspots --json: no \"trace\"");
+    try {
+        return {trace->get<std::string>(), hotspotTotalsFromJson(j)};
+    } catch (const InputError& e) {
+        throw InputError(trace->get<std::string>() + ": " + e.what());
+    }
+}
+
+}  // namespace
+
+std::vector<TraceHotspots> hotspotsResultTraces(const OrderedJson& j) {
+    if (!j.is_object() || (!j.contains("trace") && !j.contains("traces")))
+        throw InputError("not the output of stackline-cli hotspots --json or steps --json");
+    auto each = j.find("traces");
+    if (each == j.end()) return {traceResult(j)};
+    if (!each->is_array() || !j.contains("total"))
+        throw InputError("not the output of stackline-cli hotspots --json");
+    std::vector<TraceHotspots> traces;
+    for (const OrderedJson& t : *each) traces.push_back(traceResult(t));
+    if (manyHotspotsJson(traces)["total"] != j["total"])
+        throw InputError("\"total\" is not the sum of its traces");
+    return traces;
+}
+
 }  // namespace stackline

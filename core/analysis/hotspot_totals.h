@@ -55,4 +55,21 @@ OrderedJson hotspotTotalsJson(const HotspotTotals& t);
 // inconsistent (a line's self times not adding up to the annotated time, say).
 HotspotTotals hotspotTotalsFromJson(const OrderedJson& j);
 
+// One trace's totals, named as the trace was given (on hotspots' command line, to load()).
+struct TraceHotspots {
+    std::string trace;
+    HotspotTotals totals;
+};
+
+// {"trace": ..., "lines": [...], ...}: one trace's result, as hotspots TRACE --json writes it.
+OrderedJson traceHotspotsJson(const TraceHotspots& t);
+
+// {"traces": [traceHotspotsJson...], "total": {"trace_count": N, "lines": [...], ...}}, the
+// total summed in the order given: what hotspots TRACE... --json writes.
+OrderedJson manyHotspotsJson(const std::vector<TraceHotspots>& traces);
+
+// The traces of a hotspots --json result read back: hotspots TRACE's one, or hotspots TRACE...'s
+// several, whose total must be theirs. Throws InputError saying what is wrong.
+std::vector<TraceHotspots> hotspotsResultTraces(const OrderedJson& j);
+
 }  // namespace stackline

@@ -282,16 +282,20 @@ std::vector<RankStepSummary> stepsResultRanks(const OrderedJson& j) {
     return stepsResultFrom(j).ranks;
 }
 
+OrderedJson parseResultText(std::string_view text) {
+    try {
+        return OrderedJson::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("not JSON: ") + e.what());
+    }
+}
+
 OrderedJson readResultFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot read it");
     std::stringstream text;
     text << in.rdbuf();
-    try {
-        return OrderedJson::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(std::string("not JSON: ") + e.what());
-    }
+    return parseResultText(text.str());
 }
 
 bool isStepsResultFile(const std::string& path) {

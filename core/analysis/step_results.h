@@ -7,6 +7,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/job_steps.h"
@@ -26,6 +27,9 @@ bool isStepsResult(const OrderedJson& j);
 // The ranks of a steps result. Throws InputError saying what is missing, malformed or
 // inconsistent (a "job" that is not the merge of its "ranks", say).
 std::vector<RankStepSummary> stepsResultRanks(const OrderedJson& j);
+
+// A result's text (steps or hotspots --json) parsed. Throws InputError when it is not JSON.
+OrderedJson parseResultText(std::string_view text);
 
 // A result file (steps or hotspots --json) parsed. Throws InputError when it cannot be read or is
 // not JSON; what it holds is the caller's to check.

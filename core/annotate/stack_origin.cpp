@@ -22,4 +22,19 @@ const StackSource* StackOrigins::sourceOf(uint32_t row) const {
     return it != rowSources_.rend() ? &sources_[it->second] : nullptr;
 }
 
+std::vector<std::pair<uint32_t, const StackSource*>> StackOrigins::sourcesByRow() const {
+    std::vector<std::pair<uint32_t, uint32_t>> writes = rowSources_;
+    std::stable_sort(writes.begin(), writes.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<uint32_t, const StackSource*>> out;
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+        const uint32_t row = writes[i].first;
+        if (i + 1 < writes.size() && writes[i + 1].first == row) continue;  // not its last write
+        const StackOrigin o = of(row);
+        if (o == StackOrigin::Matched || o == StackOrigin::SingleStack)
+            out.emplace_back(row, &sources_[writes[i].second]);
+    }
+    return out;
+}
+
 }  // namespace stackline

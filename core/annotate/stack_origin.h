@@ -41,6 +41,9 @@ public:
     // For Matched and SingleStack rows; nullptr otherwise. A search of the writes from the last:
     // asked once per selection, it costs less than ordering them for every run.
     const StackSource* sourceOf(uint32_t row) const;
+    // Every Matched and SingleStack row with its source, ordered by row (for a row written more
+    // than once, its last write): for callers that visit every kernel, in O(n log n).
+    std::vector<std::pair<uint32_t, const StackSource*>> sourcesByRow() const;
 
 private:
     void set(uint32_t row, StackOrigin origin) {

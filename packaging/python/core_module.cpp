@@ -125,9 +125,7 @@ public:
     std::string hotspotsJson(const std::string& name, bool eager) const {
         const HotspotTotals totals =
             hotspotTotalsOf(computeHotspots(trace(), loaded_.provenance, stacksOptions(eager)));
-        OrderedJson j = {{"trace", name}};
-        j.update(hotspotTotalsJson(totals));
-        return dumpJson(j);
+        return dumpJson(traceHotspotsJson({name, totals}));
     }
 
     // summary --range START_US:END_US --json.
@@ -223,7 +221,10 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
     std::vector<uint32_t> uid;
     std::vector<int64_t> ts, dur, device, stream, line;
     std::vector<uint8_t> lineMissing;
-    CategoricalColumn name, status, file, function, stack;
+    CategoricalColumn name, status, graph, file, function, stack;
+    // The kernel-information graph each written stack came from, met in row order as the kernels.
+    const auto sources = loaded_.provenance.origins.sourcesByRow();
+    auto source = sources.begin();
     // Looked up once per distinct name and per distinct stack, not per kernel.
     std::vector<int32_t> nameCode(ev.strings.size(), -1);
     struct Charged {
@@ -249,6 +250,11 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
                 name.push({});
             }
             status.pushCode(statusCode[uint8_t(k.status)]);
+            while (source != sources.end() && source->first < k.row) ++source;
+            if (source != sources.end() && source->first == k.row)
+                graph.push(source->second->graphKey);
+            else
+                graph.pushNone();
             Charged c;
             if (k.stacks && !k.stacks->empty() && !k.stacks->front().empty()) {
                 auto [at, isNew] = chargedOf.try_emplace(k.stackKey);
@@ -277,6 +283,7 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
     columns["device"] = toArray(std::move(device));
     columns["stream"] = toArray(std::move(stream));
     columns["status"] = status.take();
+    columns["graph"] = graph.take();
     columns["file"] = file.take();
     columns["line"] = py::make_tuple(toArray(std::move(line)), toArray(std::move(lineMissing)));
     columns["function"] = function.take();
@@ -343,45 +350,25 @@ std::string diffJson(const PyTrace& base, const PyTrace& next, bool eager) {
     return dumpJson(runDiffJson(d, std::numeric_limits<std::size_t>::max()));
 }
 
-// A result's text as JSON; InputError when it is not JSON.
-OrderedJson parseResult(const std::string& text) {
-    try {
-        return OrderedJson::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(std::string("not JSON: ") + e.what());
-    }
-}
-
 // steps --json results merged as merge merges them: what steps over all their traces prints.
 std::string mergeSteps(const std::vector<std::string>& results) {
     std::vector<RankStepSummary> ranks;
     for (const std::string& text : results) {
-        const OrderedJson j = parseResult(text);
+        const OrderedJson j = parseResultText(text);
         if (!isStepsResult(j)) throw InputError("not the output of stackline-cli steps --json");
         for (RankStepSummary& r : stepsResultRanks(j)) ranks.push_back(std::move(r));
     }
     return PyTrace::writeSteps(ranks);
 }
 
-// hotspots TRACE --json results, summed as merge sums them in the order given, as hotspots
-// TRACE... --json writes them: {"traces": [...], "total": {"trace_count": N, "lines": [...], ...}}.
+// hotspots --json results summed as merge sums them in the order given: what hotspots TRACE...
+// --json writes for all their traces.
 std::string mergeHotspots(const std::vector<std::string>& results) {
-    HotspotSum sum;
-    OrderedJson traces = OrderedJson::array();
-    for (const std::string& text : results) {
-        const OrderedJson j = parseResult(text);
-        auto name = j.find("trace");
-        if (!j.is_object() || name == j.end() || !name->is_string())
-            throw InputError("not the output of stackline-cli hotspots TRACE --json: no \"trace\"");
-        const HotspotTotals totals = hotspotTotalsFromJson(j);
-        sum.add(totals);
-        OrderedJson t = {{"trace", *name}};
-        t.update(hotspotTotalsJson(totals));
-        traces.push_back(std::move(t));
-    }
-    OrderedJson total = {{"trace_count", results.size()}};
-    total.update(hotspotTotalsJson(sum.result()));
-    return dumpJson({{"traces", std::move(traces)}, {"total", std::move(total)}});
+    std::vector<TraceHotspots> traces;
+    for (const std::string& text : results)
+        for (TraceHotspots& t : hotspotsResultTraces(parseResultText(text)))
+            traces.push_back(std::move(t));
+    return dumpJson(manyHotspotsJson(traces));
 }
 
 }  // namespace

@@ -121,6 +121,15 @@ def test_kernels_and_events(stackline):
     assert annotated["dur_ns"].sum() == trace.hotspots_json()["annotated_gpu_ns"]
     assert annotated["file"].notna().all() and annotated["stack"].notna().all()
     assert kernels[kernels["status"] != "annotated"]["stack"].isna().all()
+    # Each annotated kernel's graph: the kernel information's graph whose entry names it (or
+    # names its extern call: the cuBLAS kernels of extern_kernels.mm).
+    with open(EXAMPLE_KINFO, encoding="utf-8") as f:
+        kinfo = json.load(f)
+    for name, graph in annotated[["name", "graph"]].itertuples(index=False):
+        names = {key.split(":")[0] for key in kinfo[graph]}
+        assert name in names or any(n.startswith("extern_kernels.") for n in names), (name, graph)
+    assert set(annotated["graph"]) == set(kinfo)
+    assert kernels[kernels["status"] != "annotated"]["graph"].isna().all()
     events = trace.events()
     assert len(events) == summary["events"]
     assert (events["uid"].to_numpy() == range(len(events))).all()
@@ -182,6 +191,45 @@ def test_trace_handler_writes_the_clis_stacks(venv, stackline, tmp_path, caplog)
     assert "left as Kineto wrote it" in caplog.text
 
 
+def test_trace_handler_equals_the_reference_on_the_golden_cases(stackline, tmp_path):
+    """Every golden case the reference processed without raising (tests/data/golden, made by the
+    oracle): Kineto's trace exported through stackline.trace_handler with the case's kernel
+    information in the stand-in torch's registry leaves the reference's output (Python ==); an
+    empty registry leaves the trace as exported, as the reference does."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "python", "fake_torch"))
+    import torch._inductor.config as inductor_config
+    import torch._inductor.debug as inductor_debug
+
+    inductor_config.trace.provenance_tracking_to_timeline = True
+    cases = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "golden", "*", "result.json")))
+    checked = 0
+    for result in cases:
+        case = os.path.dirname(result)
+        with open(result, encoding="utf-8") as f:
+            if json.load(f)["status"] != "ok":
+                continue
+        with open(os.path.join(case, "kernel_info.json"), encoding="utf-8") as f:
+            registry = json.load(f)
+        assert isinstance(registry, dict), case  # as PyTorch's registry is
+        inductor_debug._kernel_information_jsons.clear()
+        inductor_debug._kernel_information_jsons.update(registry)
+        trace_bytes = open(os.path.join(case, "trace.json"), "rb").read()
+
+        class Profile:
+            def export_chrome_trace(self, path, **kwargs):
+                with open(path, "wb") as f:
+                    f.write(trace_bytes)
+
+        handler = stackline.trace_handler(str(tmp_path / os.path.basename(case)))
+        handler(Profile())
+        with open(handler.last_trace_path, encoding="utf-8") as f:
+            written = json.load(f)
+        with open(os.path.join(case, "expected.json"), encoding="utf-8") as f:
+            assert written == json.load(f), os.path.basename(case)
+        checked += 1
+    assert checked > 300, checked
+
+
 def test_merge_equals_the_clis(venv, stackline):
     results = [stackline.load(p).hotspots_json() for p in (EXAMPLE, CORPUS)]
     assert stackline.merge_hotspots(results) == cli_json(venv, "hotspots", EXAMPLE, CORPUS)
@@ -193,8 +241,18 @@ def test_steps_equal_the_clis(venv, stackline):
     ranks = [os.path.join(ROOT, "tests", "data", "corpus", f"worker{i}_step_12.{stamp}.pt.trace",
                           "trace.json.gz") for i, stamp in ((0, 1694128201545), (1, 1694128201556))]
     for path in [EXAMPLE] + ranks:
-        assert stackline.load(path).steps() == cli_json(venv, "steps", path)
-    results = [stackline.load(p).steps() for p in ranks]
+        trace = stackline.load(path)
+        expected = cli_json(venv, "steps", path)
+        assert trace.steps_json() == expected
+        [rank] = expected["ranks"]
+        frame = trace.steps()
+        assert frame.to_dict("records") == [dict(s, collectives=len(s["collectives"]))
+                                            for s in rank["steps"]]
+        assert frame.attrs["rank"] == rank["rank"] and frame.attrs["job"] == expected["job"]
+        assert trace.collectives().to_dict("records") == [
+            dict(step=s["step"], **c) for s in rank["steps"] for c in s["collectives"]]
+    assert list(stackline.load(EXAMPLE).collectives().columns)[:2] == ["step", "name"]
+    results = [stackline.load(p).steps_json() for p in ranks]
     assert stackline.merge_steps(results) == cli_json(venv, "steps", *ranks)
     assert stackline.fleet.steps(ranks) == cli_json(venv, "steps", *ranks)
 

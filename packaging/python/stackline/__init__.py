@@ -25,7 +25,11 @@ __all__ = ["InputError", "Trace", "diff", "enable_provenance", "kernel_info_path
 # The keys of hotspots --json's lines, in its order: the columns of hotspots() when there is none.
 HOTSPOT_COLUMNS = ["file", "line", "function", "code", "self_us", "total_us", "launches", "kernels",
                    "self_ns", "total_ns", "kernel_names"]
-
+# The keys of steps --json's steps and of their collectives: steps()' and collectives()' columns.
+STEP_COLUMNS = ["step", "start_ns", "end_ns", "duration_ns", "compute_ns", "collective_ns",
+                "idle_ns", "collectives"]
+COLLECTIVE_COLUMNS = ["step", "name", "process_group", "comms_id", "seq", "in_elements",
+                      "out_elements", "dtype", "start_ns", "duration_ns"]
 
 
 def trace_handler(dir_name, worker_name=None, use_gzip=False, use_python_export=False,
@@ -115,10 +119,35 @@ class Trace:
         return pd.DataFrame({"stack": [r[0] for r in rows],
                              "ns": [int(r[1]) for r in rows]})
 
-    def steps(self):
+    def steps_json(self):
         """What `stackline-cli steps TRACE --json` prints, parsed: this trace as one rank (its
         profiler steps, their GPU compute, collective and idle time), "trace" the path as given."""
         return json.loads(self._core.steps_json(self._name))
+
+    def steps(self):
+        """steps --json's steps of this trace as rows (step, start_ns, end_ns, duration_ns,
+        compute_ns, collective_ns, idle_ns, and the number of collective kernels); the rank's
+        other members (trace, rank, world_size, base_time_ns, first_ns, last_ns, note) and the
+        job in .attrs."""
+        import pandas as pd
+
+        result = self.steps_json()
+        [rank] = result["ranks"]
+        rows = rank.pop("steps")
+        for row in rows:
+            row["collectives"] = len(row["collectives"])
+        frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=STEP_COLUMNS)
+        frame.attrs.update(rank, job=result["job"])
+        return frame
+
+    def collectives(self):
+        """steps --json's collective kernels, a row each with its step first (step, name,
+        process_group, comms_id, seq, in_elements, out_elements, dtype, start_ns, duration_ns)."""
+        import pandas as pd
+
+        [rank] = self.steps_json()["ranks"]
+        rows = [dict(step=s["step"], **c) for s in rank["steps"] for c in s["collectives"]]
+        return pd.DataFrame(rows) if rows else pd.DataFrame(columns=COLLECTIVE_COLUMNS)
 
     def report(self):
         """What `stackline-cli annotate TRACE -o OUT --report REPORT.json` writes into REPORT.json:
@@ -135,9 +164,10 @@ class Trace:
     def kernels(self, eager=False, stack=False):
         """One row per GPU kernel (every category spelling), in trace order: uid, name, ts_ns,
         dur_ns, device and stream (-1 where the pid/tid is not an integer), status (annotated /
-        unresolved / outside), file, line, function (the frame its self time is charged to: the
-        innermost with a line number of its first stack; NaN/<NA> without a stack) and, with
-        stack=True, the args.stack JSON text. eager=True gives kernels outside compiled regions
+        unresolved / outside), graph (the kernel-information graph key its stack was taken
+        from, as kernel-code --json's graph_key; NaN where the processor wrote none), file, line,
+        function (the frame its self time is charged to: the innermost with a line number of its
+        first stack; NaN/<NA> without a stack) and, with stack=True, the args.stack JSON text. eager=True gives kernels outside compiled regions
         their eager stack, as hotspots --eager."""
         return _frame(self._core.kernel_columns(eager, stack))
 
@@ -165,7 +195,7 @@ def diff(base, new, eager=False):
 
 
 def merge_steps(results):
-    """steps --json results (dicts, as Trace.steps gives them) merged as `stackline-cli merge`
+    """steps --json results (dicts, as Trace.steps_json gives them) merged as `stackline-cli merge`
     merges them: what `steps TRACE... --json` over all their traces prints. Raises InputError for
     ranks of other jobs, as the CLI does."""
     return json.loads(_core.merge_steps([json.dumps(r) for r in results]))

@@ -24,7 +24,7 @@ def _trace_hotspots(path, kernel_info, eager, threads):
 
 
 def _trace_steps(path, threads):
-    return stackline.load(path, threads=threads).steps()
+    return stackline.load(path, threads=threads).steps_json()
 
 
 def _run(task, paths, args, client):

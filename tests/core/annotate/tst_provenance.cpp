@@ -206,6 +206,27 @@ private slots:
         QCOMPARE(guess.origins.of(3), StackOrigin::SingleStack);
         QCOMPARE(guess.origins.sourceOf(3)->graphKey, fw);
         QVERIFY(guess.origins.sourceOf(3)->kernel.empty());
+        // In row order, the last write of a row winning, as sourceOf says row by row.
+        const auto byRow = p.origins.sourcesByRow();
+        QCOMPARE(byRow.size(), std::size_t(2));
+        QCOMPARE(byRow[0].first, 4u);
+        QCOMPARE(byRow[1].first, 8u);
+        QCOMPARE(byRow[1].second, p.origins.sourceOf(8));
+    }
+    void sourcesByRowTakeEachRowsLastWrite() {
+        StackOrigins o;
+        o.reset(200000);
+        const uint32_t a = o.addSource({"g1", "a"}), b = o.addSource({"g2", "b"});
+        // Written in descending order, each row twice (the worst order for a sort), one InTrace.
+        for (uint32_t row = 200000; row-- > 0;) o.setWritten(row, StackOrigin::Matched, a);
+        for (uint32_t row = 200000; row-- > 0;) o.setWritten(row, StackOrigin::SingleStack, b);
+        o.setInTrace(7);
+        const auto byRow = o.sourcesByRow();
+        QCOMPARE(byRow.size(), std::size_t(199999));
+        QCOMPARE(byRow.front().first, 0u);
+        QCOMPARE(byRow[7].first, 8u);
+        QCOMPARE(byRow.back().first, 199999u);
+        for (const auto& [row, source] : byRow) QCOMPARE(source->graphKey, std::string("g2"));
     }
     void backwardRegionUsesTheForwardRegionsKeys() {
         std::string info = R"J({"('Torch-Compiled Region: 0/0_backward_0', True)": {

@@ -1,4 +1,4 @@
-#include "hotspot_results.h"
+#include "hotspots_text.h"
 
 #include <cstdio>
 #include <iostream>
@@ -16,20 +16,6 @@ HotspotTotals sumOf(const std::vector<TraceHotspots>& traces) {
 }
 
 }  // namespace
-
-OrderedJson traceHotspotsJson(const TraceHotspots& t) {
-    OrderedJson j = {{"trace", t.trace}};
-    j.update(hotspotTotalsJson(t.totals));
-    return j;
-}
-
-OrderedJson manyHotspotsJson(const std::vector<TraceHotspots>& traces) {
-    OrderedJson each = OrderedJson::array();
-    for (const TraceHotspots& t : traces) each.push_back(traceHotspotsJson(t));
-    OrderedJson total = {{"trace_count", traces.size()}};
-    total.update(hotspotTotalsJson(sumOf(traces)));
-    return {{"traces", std::move(each)}, {"total", std::move(total)}};
-}
 
 void printHotspotsTable(const HotspotTotals& t, std::size_t top) {
     char line[160];
