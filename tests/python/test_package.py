@@ -23,6 +23,9 @@ EXAMPLE_KINFO = os.path.join(ROOT, "resources", "example", "example.pt.trace.ker
 CORPUS = os.path.join(ROOT, "tests", "data", "corpus", "torch_compile_triton_trace", "trace.json.gz")
 EAGER = os.path.join(ROOT, "tests", "data", "corpus", "h100_gaunernst_bert-small-uncased__1016001",
                      "trace.json.gz")
+# Two ranks of one job (param's 8-rank traces).
+RANKS = [os.path.join(ROOT, "tests", "data", "corpus", f"worker{i}_step_12.{stamp}.pt.trace",
+                      "trace.json.gz") for i, stamp in ((0, 1694128201545), (1, 1694128201556))]
 
 
 @pytest.fixture(scope="module")
@@ -238,9 +241,7 @@ def test_merge_equals_the_clis(venv, stackline):
 def test_steps_equal_the_clis(venv, stackline):
     import stackline.fleet
 
-    ranks = [os.path.join(ROOT, "tests", "data", "corpus", f"worker{i}_step_12.{stamp}.pt.trace",
-                          "trace.json.gz") for i, stamp in ((0, 1694128201545), (1, 1694128201556))]
-    for path in [EXAMPLE] + ranks:
+    for path in [EXAMPLE] + RANKS:
         trace = stackline.load(path)
         expected = cli_json(venv, "steps", path)
         assert trace.steps_json() == expected
@@ -252,23 +253,38 @@ def test_steps_equal_the_clis(venv, stackline):
         assert trace.collectives().to_dict("records") == [
             dict(step=s["step"], **c) for s in rank["steps"] for c in s["collectives"]]
     assert list(stackline.load(EXAMPLE).collectives().columns)[:2] == ["step", "name"]
-    results = [stackline.load(p).steps_json() for p in ranks]
-    assert stackline.merge_steps(results) == cli_json(venv, "steps", *ranks)
-    assert stackline.fleet.steps(ranks) == cli_json(venv, "steps", *ranks)
+    results = [stackline.load(p).steps_json() for p in RANKS]
+    assert stackline.merge_steps(results) == cli_json(venv, "steps", *RANKS)
+    assert stackline.fleet.steps(RANKS) == cli_json(venv, "steps", *RANKS)
 
 
-def test_fleet_equals_the_clis(venv, stackline):
-    """On a LocalCluster of 2 worker processes, and on the local process pool."""
+def merged_by_the_cli(venv, command, paths, folder):
+    """`stackline-cli merge` over each path's `COMMAND PATH --json` result, as a job array's
+    tasks would leave them."""
+    results = []
+    for i, path in enumerate(paths):
+        results.append(str(folder / f"{command}.{i}.json"))
+        with open(results[-1], "w", encoding="utf-8") as f:
+            f.write(cli(venv, command, path, "--json").stdout)
+    return cli_json(venv, "merge", *results)
+
+
+def test_fleet_equals_the_clis(venv, stackline, tmp_path):
+    """On a LocalCluster of 2 worker processes, and on the local process pool: what one CLI run
+    over all the traces prints, and what merge makes of each trace's result."""
     import stackline.fleet
     from distributed import Client, LocalCluster
 
     paths = [EXAMPLE, CORPUS, EAGER]
     expected = cli_json(venv, "hotspots", *paths)
+    assert merged_by_the_cli(venv, "hotspots", paths, tmp_path) == expected
+    steps = merged_by_the_cli(venv, "steps", RANKS, tmp_path)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         assert stackline.fleet.hotspots(paths, client=client) == expected
         given = stackline.fleet.hotspots(paths, client=client, kernel_info=EXAMPLE_KINFO, eager=True)
         assert given == cli_json(venv, "hotspots", *paths, "--kernel-info", EXAMPLE_KINFO, "--eager")
+        assert stackline.fleet.steps(RANKS, client=client) == steps
     assert stackline.fleet.hotspots(paths) == expected
 
 
