@@ -11,7 +11,9 @@
 #    path), the forward_by_sequence_number warning that says how each backward region found
 #    its forward region, and the count of unrecognized_kernel warnings (the reference warns once
 #    per path that reaches a kernel: the JSON's kernels are reached by flow and by External id,
-#    the pftrace's only by their launch link, as Cuspy writes no External id on the GPU side).
+#    the pftrace's only by their launch link, as Cuspy writes no External id on the GPU side);
+#  - steps --json equal too (but for the first and last instants), and diff of the JSON run
+#    against the pftrace run finds no change.
 set -eu
 cli=$1
 make_pftrace=$2
@@ -59,4 +61,18 @@ grep -q '"forward_by_sequence_number": 2' "$out/seq_pf_summary.json" ||
     grep -v '"trace":' >"$out/a.json"
 grep -v '"trace":' "$out/seq_json_hotspots.json" >"$out/b.json"
 diff "$out/a.json" "$out/b.json" || fail "the Sequence numbers changed the JSON's hotspots"
-echo "pftrace example: summary and hotspots equal the JSON's"
+# steps: the same steps and times but for the trace's first and last instants (the JSON's
+# profiler span and instants, which Cuspy does not write).
+for f in seq.pt.trace.json seq.pftrace.gz; do
+    "$cli" steps --json "$out/$f" 2>/dev/null |
+        grep -v -e '"trace":' -e '"first_ns":' -e '"last_ns":' >"$out/steps_$f.json"
+done
+diff "$out/steps_seq.pt.trace.json.json" "$out/steps_seq.pftrace.gz.json" ||
+    fail "steps --json of the pftrace differs from the JSON's"
+# diff: the JSON run against the pftrace run, no line or kernel changed.
+"$cli" diff --json --kernel-info-base "$kinfo" --kernel-info-new "$kinfo" \
+    "$out/seq.pt.trace.json" "$out/seq.pftrace.gz" >"$out/diff.json" 2>/dev/null
+grep -q '"delta_ns": 0' "$out/diff.json" || fail "diff --json compared no line"
+! grep '"delta_ns": ' "$out/diff.json" | grep -qv '"delta_ns": 0,*$' ||
+    fail "diff --json of the JSON against the pftrace finds a change"
+echo "pftrace example: summary, hotspots, steps and diff equal the JSON's"
