@@ -42,5 +42,5 @@ shot diff.png "$(bert h100)" --compare "$(bert mi300)" --tab diff --window-size 
 # and summarize): one steps --json over all of them, as merge of per-rank results gives it.
 sh tests/cli/make_job_ranks.sh "$build/tests/bench/make_trace" tests/data/param "$job/traces" 1024
 "$build/app/stackline-cli/stackline-cli" steps "$job"/traces/*.pt.trace.json.gz --jobs 2 --json \
-    >"$job/job.json"
-shot job.png "$job/job.json" --window-size 1400x850
+    >"$job/param-1024-ranks.job.json"
+shot job.png "$job/param-1024-ranks.job.json" --window-size 1400x850

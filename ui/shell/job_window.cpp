@@ -14,6 +14,7 @@
 #include <QStatusBar>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cstdlib>
 
 #include "base/errors.h"
@@ -28,6 +29,14 @@
 using namespace stackline;
 
 namespace {
+
+// Each column but the last at least as wide as its title ("Straggler / group" was cut at the
+// default width); the last one stretches.
+void fitColumnsToTitles(QTreeWidget* tree) {
+    QHeaderView* header = tree->header();
+    for (int c = 0; c + 1 < header->count(); ++c)
+        header->resizeSection(c, std::max(header->sectionSize(c), header->sectionSizeHint(c)));
+}
 
 QString metricName(JobMetric metric) {
     const std::string_view name = nameOf(metric);
@@ -145,20 +154,24 @@ JobWindow::JobWindow(const QString& path, std::shared_ptr<const StepsResult> res
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});
-    for (QTreeWidget* tree : {stepsTree_, spreadTree_}) tree->setTextElideMode(Qt::ElideMiddle);
+    for (QTreeWidget* tree : {stepsTree_, spreadTree_}) {
+        tree->setTextElideMode(Qt::ElideMiddle);
+        fitColumnsToTitles(tree);
+    }
     layout->addWidget(split, 1);
     setCentralWidget(central);
 
     const JobSteps& job = map_->job();
     statusBar()->showMessage(
         tr("%1 · %2 ranks%3 · %4 · click a cell to open that rank's trace at that step")
-            .arg(QDir::toNativeSeparators(path_))
+            .arg(QFileInfo(path_).fileName())
             .arg(job.ranks.size())
             .arg(job.worldSize ? (job.partial() ? tr(" of a job of %1 (a partial job)")
                                                 : tr(" of a job of %1"))
                                      .arg(job.worldSize)
                                : QString())
             .arg(job.steps.size() == 1 ? tr("1 step") : tr("%1 steps").arg(job.steps.size())));
+    statusBar()->setToolTip(QDir::toNativeSeparators(path_));  // the name above, as the main window
 
     connect(metricBox_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(JobMetric(i)); });
@@ -252,6 +265,7 @@ void JobWindow::fillSpreads() {
     spreadTree_->addTopLevelItems(items);
     spreadTree_->setUpdatesEnabled(true);
     spreadTree_->headerItem()->setText(1, tr("%1 vs median").arg(metricName(heatMap_->metric())));
+    fitColumnsToTitles(spreadTree_);
 }
 
 QString JobWindow::recordedTrace(size_t rank) const {
