@@ -7,16 +7,6 @@ using namespace stackline;
 
 namespace cli {
 
-namespace {
-
-HotspotTotals sumOf(const std::vector<TraceHotspots>& traces) {
-    HotspotSum sum;
-    for (const TraceHotspots& t : traces) sum.add(t.totals);
-    return sum.result();
-}
-
-}  // namespace
-
 void printHotspotsTable(const HotspotTotals& t, std::size_t top) {
     char line[160];
     std::snprintf(line, sizeof line,
@@ -44,7 +34,7 @@ void printManyHotspots(const std::vector<TraceHotspots>& traces, std::size_t top
         std::cout << line << t.trace << "\n";
     }
     std::cout << "\ntotal of " << traces.size() << " traces: ";
-    printHotspotsTable(sumOf(traces), top);
+    printHotspotsTable(sumOfTraces(traces), top);
 }
 
 }  // namespace cli

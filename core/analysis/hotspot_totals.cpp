@@ -148,6 +148,12 @@ HotspotTotals hotspotTotalsFromJson(const OrderedJson& j) {
     return t;
 }
 
+HotspotTotals sumOfTraces(const std::vector<TraceHotspots>& traces) {
+    HotspotSum sum;
+    for (const TraceHotspots& t : traces) sum.add(t.totals);
+    return sum.result();
+}
+
 OrderedJson traceHotspotsJson(const TraceHotspots& t) {
     OrderedJson j = {{"trace", t.trace}};
     j.update(hotspotTotalsJson(t.totals));
@@ -156,13 +162,9 @@ OrderedJson traceHotspotsJson(const TraceHotspots& t) {
 
 OrderedJson manyHotspotsJson(const std::vector<TraceHotspots>& traces) {
     OrderedJson each = OrderedJson::array();
-    HotspotSum sum;
-    for (const TraceHotspots& t : traces) {
-        each.push_back(traceHotspotsJson(t));
-        sum.add(t.totals);
-    }
+    for (const TraceHotspots& t : traces) each.push_back(traceHotspotsJson(t));
     OrderedJson total = {{"trace_count", traces.size()}};
-    total.update(hotspotTotalsJson(sum.result()));
+    total.update(hotspotTotalsJson(sumOfTraces(traces)));
     return {{"traces", std::move(each)}, {"total", std::move(total)}};
 }
 

@@ -61,6 +61,9 @@ struct TraceHotspots {
     HotspotTotals totals;
 };
 
+// The traces' totals summed in the order given.
+HotspotTotals sumOfTraces(const std::vector<TraceHotspots>& traces);
+
 // {"trace": ..., "lines": [...], ...}: one trace's result, as hotspots TRACE --json writes it.
 OrderedJson traceHotspotsJson(const TraceHotspots& t);
 

@@ -154,10 +154,8 @@ JobWindow::JobWindow(const QString& path, std::shared_ptr<const StepsResult> res
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});
-    for (QTreeWidget* tree : {stepsTree_, spreadTree_}) {
-        tree->setTextElideMode(Qt::ElideMiddle);
-        fitColumnsToTitles(tree);
-    }
+    for (QTreeWidget* tree : {stepsTree_, spreadTree_}) tree->setTextElideMode(Qt::ElideMiddle);
+    fitColumnsToTitles(stepsTree_);  // the spreads' titles change with the metric: fillSpreads
     layout->addWidget(split, 1);
     setCentralWidget(central);
 

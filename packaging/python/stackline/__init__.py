@@ -167,8 +167,8 @@ class Trace:
         unresolved / outside), graph (the kernel-information graph key its stack was taken
         from, as kernel-code --json's graph_key; NaN where the processor wrote none), file, line,
         function (the frame its self time is charged to: the innermost with a line number of its
-        first stack; NaN/<NA> without a stack) and, with stack=True, the args.stack JSON text. eager=True gives kernels outside compiled regions
-        their eager stack, as hotspots --eager."""
+        first stack; NaN/<NA> without a stack) and, with stack=True, the args.stack JSON text.
+        eager=True gives kernels outside compiled regions their eager stack, as hotspots --eager."""
         return _frame(self._core.kernel_columns(eager, stack))
 
     def events(self, category=None):
