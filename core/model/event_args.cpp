@@ -4,12 +4,20 @@
 
 namespace stackline {
 
+void ArgsReader::appendJson(const Trace& trace, uint32_t row, std::string& out) const {
+    const nlohmann::ordered_json v = value(trace, row);
+    out += v.is_discarded()
+               ? std::string("null")
+               : v.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 bool EventArgs::present() const {
     return trace_.argsReader && trace_.argsReader->present(trace_, row_);
 }
 
 nlohmann::ordered_json EventArgs::value() const {
-    if (!trace_.argsReader) return nlohmann::ordered_json(nlohmann::ordered_json::value_t::discarded);
+    if (!trace_.argsReader)
+        return nlohmann::ordered_json(nlohmann::ordered_json::value_t::discarded);
     return trace_.argsReader->value(trace_, row_);
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace stackline {
@@ -25,6 +26,10 @@ public:
     // not an integer. Asked of every op by some analyses: it should not build value().
     virtual std::optional<int64_t> integer(const Trace& trace, uint32_t row,
                                            std::string_view key) const = 0;
+    // value()'s JSON text (invalid UTF-8 replaced; null where it cannot be read) appended to out,
+    // for a row that has args. The
+    // Chrome JSON export asks it of every row: a reader may write it without building value().
+    virtual void appendJson(const Trace& trace, uint32_t row, std::string& out) const;
 };
 
 // One row's args (Trace::args).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -35,7 +36,16 @@ int compare(const PyNum& a, const PyNum& b) {
     return std::isnan(a.f) ? 2 : -compareIntFloat(b.i, a.f);
 }
 
-std::string int128ToString(__int128 v) {
+void appendHex(std::string& out, char prefix, unsigned v, int digits) {
+    static const char* hex = "0123456789abcdef";
+    out += '\\';
+    out += prefix;
+    for (int k = digits - 1; k >= 0; --k) out += hex[(v >> (4 * k)) & 0xF];
+}
+
+}  // namespace
+
+std::string pyIntRepr(__int128 v) {
     if (v == 0) return "0";
     bool neg = v < 0;
     unsigned __int128 u =
@@ -49,14 +59,47 @@ std::string int128ToString(__int128 v) {
     return {s.rbegin(), s.rend()};
 }
 
-void appendHex(std::string& out, char prefix, unsigned v, int digits) {
-    static const char* hex = "0123456789abcdef";
-    out += '\\';
-    out += prefix;
-    for (int k = digits - 1; k >= 0; --k) out += hex[(v >> (4 * k)) & 0xF];
+std::string pyFloatRepr(double v) {
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+    // The shortest digits that read back as v, then Python's layout of them (float_repr_style
+    // 'short'): positional for decimal exponents -4 to 15, else d.ddde+XX, and ".0" on integers.
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+    const std::string_view sci(buf, std::size_t(end - buf));
+    const std::size_t e = sci.find('e');
+    const bool negative = sci[0] == '-';
+    std::string digits;
+    for (char c : sci.substr(negative, e - negative))
+        if (c != '.') digits += c;
+    int exponent = 0;
+    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
+    std::string out = negative ? "-" : "";
+    const int n = int(digits.size());
+    if (exponent >= -4 && exponent < 16) {
+        if (exponent < 0) {
+            out += "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
+        } else if (exponent + 1 >= n) {
+            out += digits + std::string(std::size_t(exponent + 1 - n), '0') + ".0";
+        } else {
+            out += digits.substr(0, std::size_t(exponent) + 1) + "." +
+                   digits.substr(std::size_t(exponent) + 1);
+        }
+        return out;
+    }
+    out += digits.substr(0, 1);
+    if (n > 1) out += "." + digits.substr(1);
+    out += exponent < 0 ? "e-" : "e+";
+    const int a = exponent < 0 ? -exponent : exponent;
+    if (a < 10) out += '0';
+    return out + std::to_string(a);
 }
 
-}  // namespace
+std::string pyNumberJson(const PyNum& n) {
+    if (n.kind == PyNum::Kind::Int) return pyIntRepr(n.i);
+    if (n.kind == PyNum::Kind::Float) return pyFloatRepr(n.f);
+    return "null";
+}
 
 PyNum pyAdd(const PyNum& a, const PyNum& b) {
     using K = PyNum::Kind;
@@ -172,7 +215,7 @@ KeyId KeyPool::intern(std::string canonical) {
 KeyId KeyPool::intKey(__int128 v) {
     if (v < INT64_MIN || v > INT64_MAX) {
         std::string canonical = "i";
-        canonical += int128ToString(v);
+        canonical += pyIntRepr(v);
         return intern(std::move(canonical));
     }
     auto x = int64_t(v);

@@ -44,6 +44,13 @@ bool pyEqual(const PyNum& a, const PyNum& b);
 // Python int(str): surrounding whitespace, sign, Unicode decimal digits, single underscores.
 std::optional<__int128> pyIntFromString(std::string_view s);
 
+// A number as Python's json.dumps writes it: repr() of an int or a float (NaN, Infinity and
+// -Infinity as JavaScript spells them), so that json.load gives back the same value and type;
+// "null" for what is not a number.
+std::string pyIntRepr(__int128 v);
+std::string pyFloatRepr(double v);
+std::string pyNumberJson(const PyNum& n);
+
 // repr() of a Python str given as UTF-8.
 std::string pyStrRepr(std::string_view s);
 // str((name, flag)) for a str name: how the reference builds graph keys.

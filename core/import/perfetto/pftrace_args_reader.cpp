@@ -1,9 +1,12 @@
 #include "import/perfetto/pftrace_args_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
+#include <vector>
 
 #include "import/perfetto/pftrace_decoder.h"
+#include "json/json_string.h"
 #include "model/trace.h"
 
 namespace stackline::pftrace {
@@ -20,15 +23,21 @@ std::string_view kinetoName(std::string_view extra) {
     return extra;
 }
 
-ordered extraAsArgs(const nlohmann::json& extra) {
+// An extra_data value as Kineto gives it: an integer where the whole text is one.
+std::optional<int64_t> integerText(std::string_view text) {
+    int64_t v = 0;
+    const char* end = text.data() + text.size();
+    const auto parsed = std::from_chars(text.data(), end, v);
+    if (text.empty() || parsed.ec != std::errc() || parsed.ptr != end) return std::nullopt;
+    return v;
+}
+
+ordered extraAsArgs(const ordered& extra) {
     ordered args = ordered::object();
     for (const auto& [key, value] : extra.items()) {
         const std::string& text = value.get_ref<const std::string&>();
-        int64_t v = 0;
-        const char* end = text.data() + text.size();
-        const auto parsed = std::from_chars(text.data(), end, v);
-        if (!text.empty() && parsed.ec == std::errc() && parsed.ptr == end)
-            args[std::string(kinetoName(key))] = v;
+        if (std::optional<int64_t> v = integerText(text))
+            args[std::string(kinetoName(key))] = *v;
         else
             args[std::string(kinetoName(key))] = text;
     }
@@ -48,7 +57,7 @@ public:
         const uint64_t i = sources_.index(row);
         switch (sources_.kind(row)) {
             case RowSource::TrackEvent:
-                return ordered(trackEventArgs(table_, trace.text(), uint32_t(i)));
+                return trackEventArgs(table_, trace.text(), uint32_t(i));
             case RowSource::RenderStage:
                 return extraAsArgs(renderStageExtraData(table_, trace.text(), uint32_t(i)));
             case RowSource::GpuCounter:
@@ -61,14 +70,63 @@ public:
         return ordered(ordered::value_t::discarded);
     }
 
+    void appendJson(const Trace& trace, uint32_t row, std::string& out) const override {
+        const uint32_t i = uint32_t(sources_.index(row));
+        if (sources_.kind(row) == RowSource::TrackEvent)
+            return appendTrackEventArgsJson(table_, trace.text(), i, out);
+        if (sources_.kind(row) != RowSource::RenderStage)
+            return ArgsReader::appendJson(trace, row, out);
+        // extraAsArgs's object, written as it goes unless a name repeats.
+        const std::size_t start = out.size();
+        std::vector<std::string> keys;
+        bool repeated = false;
+        out += '{';
+        visitRenderStageExtra(table_, trace.text(), i,
+                              [&](std::string_view name, std::string_view text) {
+                                  const std::string_view key = kinetoName(name);
+                                  if (std::find(keys.begin(), keys.end(), key) != keys.end())
+                                      repeated = true;
+                                  if (!keys.empty()) out += ',';
+                                  keys.emplace_back(key);
+                                  json::appendString(out, key);
+                                  out += ':';
+                                  if (std::optional<int64_t> v = integerText(text))
+                                      out += std::to_string(*v);
+                                  else
+                                      json::appendString(out, text);
+                              });
+        out += '}';
+        if (!repeated) return;
+        out.resize(start);
+        ArgsReader::appendJson(trace, row, out);
+    }
+
     std::optional<int64_t> integer(const Trace& trace, uint32_t row,
                                    std::string_view key) const override {
-        if (sources_.kind(row) == RowSource::None) return std::nullopt;
-        const ordered args = value(trace, row);
-        if (!args.is_object()) return std::nullopt;
-        const auto it = args.find(key);
-        if (it == args.end() || !it->is_number_integer()) return std::nullopt;
-        return it->get<int64_t>();
+        const uint32_t i = uint32_t(sources_.index(row));
+        switch (sources_.kind(row)) {
+            case RowSource::TrackEvent:
+                return trackEventInteger(table_, trace.text(), i, key);
+            case RowSource::RenderStage: {
+                // The last entry that extraAsArgs names key.
+                std::optional<int64_t> found;
+                visitRenderStageExtra(table_, trace.text(), i,
+                                      [&](std::string_view name, std::string_view text) {
+                                          if (kinetoName(name) == key) found = integerText(text);
+                                      });
+                return found;
+            }
+            case RowSource::GpuCounter:
+            case RowSource::TrackCounter: {
+                const ordered args = value(trace, row);
+                const auto it = args.find(key);
+                if (it == args.end() || !it->is_number_integer()) return std::nullopt;
+                return it->get<int64_t>();
+            }
+            case RowSource::None:
+                break;
+        }
+        return std::nullopt;
     }
 
 private:

@@ -1,11 +1,16 @@
 #include "import/perfetto/pftrace_decoder.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
+#include <functional>
+#include <optional>
 
 #include "base/errors.h"
 #include "import/perfetto/packet_decoder.h"
 #include "import/perfetto/proto_fields.h"
 #include "import/perfetto/wire_reader.h"
+#include "json/json_string.h"
 
 namespace stackline::pftrace {
 
@@ -33,13 +38,14 @@ std::string_view pooled(const PftraceTable& table,
 }
 
 // One DebugAnnotation: its name and its value.
-std::pair<std::string, nlohmann::json> annotation(const PftraceTable& table,
-                                                  const AnnotationNames* names,
-                                                  std::string_view bytes, int depth) {
+std::pair<std::string, nlohmann::ordered_json> annotation(const PftraceTable& table,
+                                                          const AnnotationNames* names,
+                                                          std::string_view bytes, int depth) {
     using namespace debug_annotation;
     std::string name;
-    nlohmann::json value;  // null until a value field
-    nlohmann::json dict = nlohmann::json::object(), array = nlohmann::json::array();
+    nlohmann::ordered_json value;  // null until a value field
+    nlohmann::ordered_json dict = nlohmann::ordered_json::object(),
+                           array = nlohmann::ordered_json::array();
     bool isDict = false, isArray = false;
     WireReader r(bytes);
     while (r.next()) {
@@ -91,9 +97,10 @@ std::pair<std::string, nlohmann::json> annotation(const PftraceTable& table,
     return {std::move(name), std::move(value)};
 }
 
-nlohmann::json readTrackEventArgs(const PftraceTable& table, std::string_view bytes, uint32_t row) {
+nlohmann::ordered_json readTrackEventArgs(const PftraceTable& table, std::string_view bytes,
+                                          uint32_t row) {
     const TrackEvents& ev = table.events;
-    nlohmann::json args = nlohmann::json::object();
+    nlohmann::ordered_json args = nlohmann::ordered_json::object();
     const std::string_view event = bytes.substr(ev.offset[row], ev.length[row]);
     const AnnotationNames* names = generationOf(table, ev.generation[row]);
     WireReader r(event);
@@ -108,9 +115,136 @@ nlohmann::json readTrackEventArgs(const PftraceTable& table, std::string_view by
     return args;
 }
 
-nlohmann::json readExtraData(const PftraceTable& table, std::string_view bytes, uint32_t row) {
+// One DebugAnnotation's value as JSON text, the same bytes as dumping annotation()'s value:
+// dict entries (an object) over array values over the last scalar. False, with out unspecified,
+// where an object would repeat a name (then the DOM decides which value stays). name is set to
+// the annotation's name.
+bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
+                      std::string_view bytes, int depth, std::string& out, std::string_view& name) {
+    using namespace debug_annotation;
+    uint32_t scalar = 0;  // the field of the last scalar value, 0: none (null)
+    uint64_t varint = 0;
+    double real = 0;
+    std::string_view text;
+    bool isDict = false, isArray = false;
+    WireReader r(bytes);
+    while (r.next()) {
+        const uint32_t f = r.field();
+        const WireType t = r.type();
+        if (t == WireType::Varint) {
+            const uint64_t v = r.varint();
+            if (f == kNameIid) {
+                name = pooled(table, names ? &names->names : nullptr, v);
+            } else if (f == kBoolValue || f == kUintValue || f == kIntValue || f == kPointerValue ||
+                       f == kStringValueIid) {
+                scalar = f;
+                varint = v;
+            }
+        } else if (t == WireType::Fixed64 && f == kDoubleValue) {
+            scalar = f;
+            real = r.real();
+        } else if (t == WireType::Bytes) {
+            const std::string_view v = r.bytes();
+            if (f == kName) {
+                name = v;
+            } else if (f == kStringValue || f == kLegacyJsonValue) {
+                scalar = f;
+                text = v;
+            } else if (depth < 64) {
+                isDict |= f == kDictEntries;
+                isArray |= f == kArrayValues;
+            }
+        } else {
+            r.skip();
+        }
+    }
+    if (isDict || isArray) {
+        const uint32_t entries = isDict ? kDictEntries : kArrayValues;
+        std::vector<std::string_view> keys;
+        out += isDict ? '{' : '[';
+        bool first = true;
+        WireReader e(bytes);
+        while (e.next()) {
+            if (e.field() != entries || e.type() != WireType::Bytes) {
+                e.skip();
+                continue;
+            }
+            if (!first) out += ',';
+            first = false;
+            std::string value;
+            std::string_view key;
+            if (!appendAnnotation(table, names, e.bytes(), depth + 1, value, key)) return false;
+            if (isDict) {
+                if (std::find(keys.begin(), keys.end(), key) != keys.end()) return false;
+                keys.push_back(key);
+                json::appendString(out, key);
+                out += ':';
+            }
+            out += value;
+        }
+        out += isDict ? '}' : ']';
+        return true;
+    }
+    char digits[24];
+    switch (scalar) {
+        case 0:
+            out += "null";
+            break;
+        case kBoolValue:
+            out += varint ? "true" : "false";
+            break;
+        case kUintValue:
+            out.append(digits, std::to_chars(digits, digits + sizeof digits, varint).ptr);
+            break;
+        case kIntValue:
+            out.append(digits, std::to_chars(digits, digits + sizeof digits, int64_t(varint)).ptr);
+            break;
+        case kPointerValue:
+            std::snprintf(digits, sizeof digits, "0x%llx", (unsigned long long)varint);
+            json::appendString(out, digits);
+            break;
+        case kStringValueIid:
+            json::appendString(out, pooled(table, names ? &names->strings : nullptr, varint));
+            break;
+        case kDoubleValue:
+            json::appendDouble(out, real);
+            break;
+        default:
+            json::appendString(out, text);
+    }
+    return true;
+}
+
+bool appendTrackEventArgs(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                          std::string& out) {
+    const TrackEvents& ev = table.events;
+    const AnnotationNames* names = generationOf(table, ev.generation[row]);
+    std::vector<std::string_view> keys;
+    out += '{';
+    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
+    while (r.next()) {
+        if (r.field() != track_event::kDebugAnnotations || r.type() != WireType::Bytes) {
+            r.skip();
+            continue;
+        }
+        std::string value;
+        std::string_view key;
+        if (!appendAnnotation(table, names, r.bytes(), 0, value, key)) return false;
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) return false;
+        if (!keys.empty()) out += ',';
+        keys.push_back(key);
+        json::appendString(out, key);
+        out += ':';
+        out += value;
+    }
+    out += '}';
+    return true;
+}
+
+// Calls f(name, value) for each extra_data entry of render stage row, in file order.
+template <typename F>
+void forEachExtra(const PftraceTable& table, std::string_view bytes, uint32_t row, F&& f) {
     const RenderStages& st = table.stages;
-    nlohmann::json extra = nlohmann::json::object();
     WireReader r(bytes.substr(st.offset[row], st.length[row]));
     while (r.next()) {
         if (r.field() != render_stage::kExtraData || r.type() != WireType::Bytes) {
@@ -129,9 +263,58 @@ nlohmann::json readExtraData(const PftraceTable& table, std::string_view bytes, 
             else
                 d.skip();
         }
-        extra[name] = value;
+        f(std::move(name), std::move(value));
     }
-    return extra;
+}
+
+// The integer value of the last debug annotation named key in the TrackEvent's bytes, nullopt
+// when that one holds anything else: what readTrackEventArgs(...)[key] would hold, without
+// building the others.
+std::optional<int64_t> readTrackEventInteger(const PftraceTable& table, std::string_view bytes,
+                                             uint32_t row, std::string_view key) {
+    using namespace debug_annotation;
+    const TrackEvents& ev = table.events;
+    const AnnotationNames* names = generationOf(table, ev.generation[row]);
+    std::optional<int64_t> found;
+    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
+    while (r.next()) {
+        if (r.field() != track_event::kDebugAnnotations || r.type() != WireType::Bytes) {
+            r.skip();
+            continue;
+        }
+        std::string_view name;
+        std::optional<int64_t> value;
+        bool container = false;
+        WireReader a(r.bytes());
+        while (a.next()) {
+            const uint32_t f = a.field();
+            const WireType t = a.type();
+            if (t == WireType::Varint) {
+                const uint64_t v = a.varint();
+                if (f == kNameIid)
+                    name = pooled(table, names ? &names->names : nullptr, v);
+                else if (f == kUintValue || f == kIntValue)
+                    value = int64_t(v);
+                else if (f == kBoolValue || f == kPointerValue || f == kStringValueIid)
+                    value.reset();
+            } else if (t == WireType::Fixed64 && f == kDoubleValue) {
+                a.skip();
+                value.reset();
+            } else if (t == WireType::Bytes) {
+                const std::string_view v = a.bytes();
+                if (f == kName)
+                    name = v;
+                else if (f == kStringValue || f == kLegacyJsonValue)
+                    value.reset();
+                else if (f == kDictEntries || f == kArrayValues)
+                    container = true;
+            } else {
+                a.skip();
+            }
+        }
+        if (name == key) found = container ? std::nullopt : value;
+    }
+    return found;
 }
 
 }  // namespace
@@ -180,7 +363,8 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name) {
     return table;
 }
 
-nlohmann::json trackEventArgs(const PftraceTable& table, std::string_view bytes, uint32_t row) {
+nlohmann::ordered_json trackEventArgs(const PftraceTable& table, std::string_view bytes,
+                                      uint32_t row) {
     try {
         return readTrackEventArgs(table, bytes, row);
     } catch (const std::exception& e) {
@@ -189,10 +373,48 @@ nlohmann::json trackEventArgs(const PftraceTable& table, std::string_view bytes,
     }
 }
 
-nlohmann::json renderStageExtraData(const PftraceTable& table, std::string_view bytes,
-                                    uint32_t row) {
+void appendTrackEventArgsJson(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                              std::string& out) {
+    const std::size_t start = out.size();
     try {
-        return readExtraData(table, bytes, row);
+        if (appendTrackEventArgs(table, bytes, row, out)) return;
+        out.resize(start);
+        out += readTrackEventArgs(table, bytes, row)
+                   .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    } catch (const std::exception& e) {
+        throw InputError(table.name + ": byte " + std::to_string(table.events.offset[row]) +
+                         ": corrupt debug annotations (" + e.what() + ")");
+    }
+}
+
+std::optional<int64_t> trackEventInteger(const PftraceTable& table, std::string_view bytes,
+                                         uint32_t row, std::string_view key) {
+    try {
+        return readTrackEventInteger(table, bytes, row, key);
+    } catch (const std::exception& e) {
+        throw InputError(table.name + ": byte " + std::to_string(table.events.offset[row]) +
+                         ": corrupt debug annotations (" + e.what() + ")");
+    }
+}
+
+nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::string_view bytes,
+                                            uint32_t row) {
+    try {
+        nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+        forEachExtra(table, bytes, row,
+                     [&](std::string&& name, std::string&& value) { extra[name] = value; });
+        return extra;
+    } catch (const std::exception& e) {
+        throw InputError(table.name + ": byte " + std::to_string(table.stages.offset[row]) +
+                         ": corrupt extra_data (" + e.what() + ")");
+    }
+}
+
+void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                           const std::function<void(std::string_view, std::string_view)>& f) {
+    try {
+        forEachExtra(table, bytes, row,
+                     [&](std::string&& name, std::string&& value) { f(name, value); });
     } catch (const std::exception& e) {
         throw InputError(table.name + ": byte " + std::to_string(table.stages.offset[row]) +
                          ": corrupt extra_data (" + e.what() + ")");

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,10 +27,22 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name);
 // Kineto's args show them: a name per annotation (inline, or interned in its generation), dicts
 // and arrays nested, ints, doubles, bools and strings as such, pointers as "0x..." strings.
 // bytes is the input the table was decoded from.
-nlohmann::json trackEventArgs(const PftraceTable& table, std::string_view bytes, uint32_t row);
+// A name given twice keeps its first place and its last value, as a Python dict would.
+nlohmann::ordered_json trackEventArgs(const PftraceTable& table, std::string_view bytes,
+                                      uint32_t row);
+// trackEventArgs(...)'s JSON text (dumped with invalid UTF-8 replaced), appended to out, written
+// from the bytes without building the object: the Chrome JSON export asks it of every event.
+void appendTrackEventArgsJson(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                              std::string& out);
+// trackEventArgs(...)[key] when it is an integer, without building the args (asked of every op).
+std::optional<int64_t> trackEventInteger(const PftraceTable& table, std::string_view bytes,
+                                         uint32_t row, std::string_view key);
 
 // A render stage's extra_data as a JSON object of strings (name -> value), in file order.
-nlohmann::json renderStageExtraData(const PftraceTable& table, std::string_view bytes,
-                                    uint32_t row);
+nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::string_view bytes,
+                                            uint32_t row);
+// Calls f(name, value) for each extra_data entry, in file order.
+void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                           const std::function<void(std::string_view, std::string_view)>& f);
 
 }  // namespace stackline::pftrace

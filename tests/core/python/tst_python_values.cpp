@@ -1,6 +1,7 @@
 // Python number, key and repr semantics the processor depends on.
 #include <QTest>
 #include <cmath>
+#include <limits>
 
 #include "python/graph_key.h"
 #include "python/python_values.h"
@@ -109,6 +110,33 @@ private slots:
         QFETCH(bool, backward);
         QFETCH(QString, key);
         QCOMPARE(QString::fromStdString(pyGraphKey(name.toStdString(), backward)), key);
+    }
+    // Python 3.11's json.dumps of each number.
+    void numbersAsJsonDumpsWritesThem() {
+        const std::vector<std::pair<double, const char*>> floats = {
+            {5.0, "5.0"},
+            {1e16, "1e+16"},
+            {1e15, "1000000000000000.0"},
+            {1.5e-5, "1.5e-05"},
+            {0.0001, "0.0001"},
+            {123.456, "123.456"},
+            {-0.5, "-0.5"},
+            {0.0, "0.0"},
+            {-0.0, "-0.0"},
+            {1234567.891, "1234567.891"},
+            {2.5e-320, "2.5e-320"},
+            {1.7976931348623157e308, "1.7976931348623157e+308"},
+            {1e22, "1e+22"},
+            {0.1 + 0.2, "0.30000000000000004"},
+            {123456789012.345, "123456789012.345"},
+            {std::numeric_limits<double>::quiet_NaN(), "NaN"},
+            {-std::numeric_limits<double>::infinity(), "-Infinity"},
+        };
+        for (const auto& [v, text] : floats) QCOMPARE(pyFloatRepr(v), std::string(text));
+        QCOMPARE(pyNumberJson(PyNum::integer(-42)), std::string("-42"));
+        QCOMPARE(pyNumberJson(PyNum::integer(__int128(1) << 100)),
+                 std::string("1267650600228229401496703205376"));
+        QCOMPARE(pyNumberJson(PyNum{}), std::string("null"));
     }
     void graphKeysParseLikeLiteralEval_data() {
         QTest::addColumn<QString>("text");
