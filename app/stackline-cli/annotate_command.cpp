@@ -16,6 +16,7 @@
 #include "cli_options.h"
 #include "command_support.h"
 #include "commands.h"
+#include "import/trace_formats.h"
 #include "io/trace_bytes.h"
 
 using namespace stackline;
@@ -74,6 +75,11 @@ int annotate(const Args& a) {
     PhaseTimer t0;
     std::shared_ptr<Trace> loaded = readTraceStage(in, observer);
     Trace& trace = *loaded;
+    if (a.inPlace)
+        if (std::string why = inPlaceRefusal(trace); !why.empty()) usageError(why + " (-o OUT)");
+    // Only a spliced export reads nothing but the bytes: a new Chrome JSON is written from the
+    // event table's columns.
+    const bool splicing = formatOf(trace).annotatedExport == AnnotatedExport::Splice;
     LoadedKernelInfo info = readKernelInfoStage(in, trace, observer);
     PhaseTimer::Times load = t0.elapsed();
 
@@ -99,12 +105,12 @@ int annotate(const Args& a) {
                 said.push_back(d);
                 notes.push_back(p.diagnostics.message(d, trace.events));
             }
-        EventTable::ProcessingColumns freed = trace.events.takeProcessingColumns();
+        if (splicing) trace.events.takeProcessingColumns();  // freed here, on this core
     });
     PhaseTimer t2;
     ExportOptions eo;
     eo.allowOverwriteInput = a.inPlace;
-    eo.consumeInput = true;  // the summary and report beside it read the tables, not the bytes
+    eo.consumeInput = splicing;  // the summary and report beside it read the tables, not the bytes
     eo.threads = a.threads;
     pauseForTests();
     exportTrace(trace, p, a.out, eo);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <thread>
 
+#include "annotate/chrome_json_writer.h"
 #include "base/file_system.h"
 #include "import/trace_formats.h"
 #include "io/background_writer.h"
@@ -135,13 +136,16 @@ void splice(const Trace& trace, const Provenance& p, Sink&& sink) {
 // Collects output into fixed-size buffers and hands each full one to a consumer.
 class BufferedSink {
 public:
+    // total: the progress's end, in the input's bytes when splicing (whose pages are then
+    // released as they are copied), else in rows.
     BufferedSink(std::size_t capacity, std::function<void(std::string&&)> flush,
-                 const ExportOptions& options, const Trace& input)
+                 const ExportOptions& options, const Trace& input, uint64_t total, bool splicing)
         : capacity_(capacity),
           flush_(std::move(flush)),
           options_(options),
           input_(input),
-          total_(input.whole().size()) {
+          total_(total),
+          splicing_(splicing) {
         buf_.reserve(capacity_);
     }
     void copy(std::string_view s) {
@@ -156,10 +160,12 @@ public:
     void insert(std::string_view s) { copy(s); }
     // pos: how far the input has been consumed.
     void progress(uint64_t pos) {
-        if (pos - reported_ < (16u << 20)) return;
-        // Input pages copied out (the buffer holds less than 16 MB) are no longer needed.
-        const Span done{reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_};
-        options_.consumeInput ? input_.discard(done) : input_.release(done);
+        if (pos - reported_ < (splicing_ ? (16u << 20) : (64u << 10))) return;
+        if (splicing_) {
+            // Input pages copied out (the buffer holds less than 16 MB) are no longer needed.
+            const Span done{reported_ > (16u << 20) ? reported_ - (16u << 20) : 0, reported_};
+            options_.consumeInput ? input_.discard(done) : input_.release(done);
+        }
         reported_ = pos;
         if (options_.cancel && options_.cancel->load()) throw Cancelled{};
         if (options_.progress) options_.progress(pos, total_);
@@ -182,6 +188,7 @@ private:
     const ExportOptions& options_;
     const Trace& input_;
     uint64_t total_;
+    bool splicing_;
     uint64_t reported_ = 0;
 };
 
@@ -190,29 +197,57 @@ bool endsWith(const std::string& s, const char* suffix) {
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
+// Writes the annotated trace to sink, as the trace's format says.
+template <typename Sink>
+void writeAnnotated(const Trace& trace, const Provenance& p, AnnotatedExport how, Sink& sink) {
+    if (how == AnnotatedExport::Splice) {
+        splice(trace, p, sink);
+    } else {
+        writeChromeJson(
+            trace, p, [&](std::string_view s) { sink.copy(s); },
+            [&](uint32_t rows) { sink.progress(rows); });
+    }
+}
+
 }  // namespace
+
+std::string inPlaceRefusal(const Trace& trace) {
+    const TraceFormat& format = formatOf(trace);
+    if (format.annotatedExport != AnnotatedExport::ChromeJson) return {};
+    return trace.path + ": " + std::string(format.name) +
+           ": not rewritten in place; the annotated trace is new Chrome JSON, written to another "
+           "file";
+}
 
 void exportTrace(const Trace& trace, const Provenance& provenance, const std::string& outPath,
                  const ExportOptions& options) {
     // How a trace's format is written annotated is its format table row's to say.
     const TraceFormat& format = formatOf(trace);
-    if (format.annotatedExport != AnnotatedExport::Splice)
+    const AnnotatedExport how = format.annotatedExport;
+    if (how == AnnotatedExport::None)
         throw OutputError(outPath + ": " + std::string(format.name) +
                           " traces cannot be written annotated");
+    if (options.allowOverwriteInput)
+        if (std::string why = inPlaceRefusal(trace); !why.empty()) throw OutputError(why);
     if (!options.allowOverwriteInput && sameFile(outPath, trace.path))
         throw OutputError(outPath + ": refusing to overwrite the input trace (use --in-place)");
     trace.throwIfChanged();
-    uint64_t total = trace.whole().size();
-    AtomicFile file(outPath, writeCallFor(total));
+    const bool splicing = how == AnnotatedExport::Splice;
+    // The progress counts the input's bytes when splicing, else the rows; buffers are sized by
+    // the input's bytes either way.
+    uint64_t bytes = trace.whole().size();
+    uint64_t total = splicing ? bytes : trace.events.size();
+    AtomicFile file(outPath, writeCallFor(bytes));
     if (!endsWith(outPath, ".gz")) {
         // Splicing and writing overlap: while buffers are written (a copy into the page cache
         // that takes longer than producing them), the next ones are filled.
         // Big buffers make fewer handovers; small traces want writing to start early.
-        std::size_t buffer = std::clamp<uint64_t>(total / 16, 1u << 20, 8u << 20);
+        std::size_t buffer = std::clamp<uint64_t>(bytes / 16, 1u << 20, 8u << 20);
         BackgroundWriter writer(file, 2);
         BufferedSink sink(
-            buffer, [&](std::string&& b) { b = writer.push(std::move(b)); }, options, trace);
-        splice(trace, provenance, sink);
+            buffer, [&](std::string&& b) { b = writer.push(std::move(b)); }, options, trace, total,
+            splicing);
+        writeAnnotated(trace, provenance, how, sink);
         sink.finish();
         writer.finish();
     } else {
@@ -221,10 +256,11 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         GzipMemberWriter gzip(file, options.gzipLevel, std::max(1u, threads));
         std::size_t chunk = options.gzipChunk
                                 ? options.gzipChunk
-                                : std::clamp<uint64_t>(total / 16, 1u << 20, 16u << 20);
+                                : std::clamp<uint64_t>(bytes / 16, 1u << 20, 16u << 20);
         BufferedSink sink(
-            chunk, [&](std::string&& b) { b = gzip.push(std::move(b)); }, options, trace);
-        splice(trace, provenance, sink);
+            chunk, [&](std::string&& b) { b = gzip.push(std::move(b)); }, options, trace, total,
+            splicing);
+        writeAnnotated(trace, provenance, how, sink);
         sink.finish();
         gzip.finish();
     }
@@ -242,7 +278,10 @@ std::string exportToString(const Trace& trace, const Provenance& provenance) {
         void insert(std::string_view s) { out.append(s); }
         void progress(uint64_t) {}
     } sink{out};
-    splice(trace, provenance, sink);
+    const TraceFormat& format = formatOf(trace);
+    if (format.annotatedExport == AnnotatedExport::None)
+        throw OutputError(std::string(format.name) + " traces cannot be written annotated");
+    writeAnnotated(trace, provenance, format.annotatedExport, sink);
     return out;
 }
 

@@ -1,5 +1,7 @@
-// Writes the annotated trace by splicing into the original bytes: "uid" at the end of each event,
-// "stack" into (or as) args, "uid_assigned" at the top level. Every other byte is copied as it is.
+// Writes the annotated trace as its format says (TraceFormat::annotatedExport). Kineto JSON is
+// spliced: "uid" at the end of each event, "stack" into (or as) args, "uid_assigned" at the top
+// level, every other byte copied as it is. Other formats are written as new Chrome JSON
+// (annotate/chrome_json_writer.h).
 #pragma once
 
 #include <atomic>
@@ -25,10 +27,15 @@ struct ExportOptions {
     const std::atomic<bool>* cancel = nullptr;
 };
 
+// Why the trace cannot be rewritten in place (--in-place) although it can be exported; empty when
+// it can (its format splices).
+std::string inPlaceRefusal(const Trace& trace);
+
 // Writes to outPath (gzip when it ends in ".gz") through a temporary file, as the trace's format
 // says (TraceFormat::annotatedExport). Throws OutputError (also for a format that is not written
-// back), or InputError when the trace's file changed on disk since it was opened (before or during
-// the export; then no output is left).
+// annotated, and for allowOverwriteInput where inPlaceRefusal says why not), or InputError when the
+// trace's file changed on disk since it was opened (before or during the export; then no output is
+// left).
 void exportTrace(const Trace& trace, const Provenance& provenance, const std::string& outPath,
                  const ExportOptions& options = {});
 

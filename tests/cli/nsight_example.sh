@@ -5,7 +5,8 @@
 # JSON's answers: summary --json but for "events" and "tracks", hotspots --json but for "trace",
 # and hotspots --folded byte for byte. The event and track counts differ by design: the JSON also
 # has metadata, profiler-span and instant events and their "Spans"/"Traces" tracks, which an
-# export has no counterpart of.
+# export has no counterpart of. annotate writes the export as Chrome JSON whose stacks give the
+# same hotspots --folded with no kernel information; --in-place is refused (exit 2).
 set -eu
 cli=$1
 make_export=$2
@@ -36,4 +37,18 @@ grep -q '"annotated_kernels": 70' "$out/summary.sqlite" || {
     echo "the example's 70 annotated kernels are not found in the export"
     status=1
 }
+"$cli" annotate "$out/example.sqlite" --kernel-info "$kinfo" -o "$out/annotated.json.gz" 2>/dev/null
+"$cli" hotspots "$out/annotated.json.gz" --folded 2>/dev/null >"$out/folded.annotated"
+if ! cmp -s "$out/folded.json" "$out/folded.annotated"; then
+    echo "the annotated Chrome JSON's stacks give other hotspots than the JSON's:"
+    diff "$out/folded.json" "$out/folded.annotated" | head -20
+    status=1
+fi
+code=0
+"$cli" annotate "$out/example.sqlite" --kernel-info "$kinfo" --in-place -o "$out/example.sqlite" \
+    2>"$out/in_place.err" || code=$?
+if [ "$code" != 2 ] || ! grep -q 'example.sqlite: .* not rewritten in place' "$out/in_place.err"; then
+    echo "--in-place on an export: exit $code, $(cat "$out/in_place.err")"
+    status=1
+fi
 exit $status

@@ -13,7 +13,9 @@
 #    per path that reaches a kernel: the JSON's kernels are reached by flow and by External id,
 #    the pftrace's only by their launch link, as Cuspy writes no External id on the GPU side);
 #  - steps --json equal too (but for the first and last instants), and diff of the JSON run
-#    against the pftrace run finds no change.
+#    against the pftrace run finds no change;
+#  - annotate writes it as Chrome JSON whose stacks give the JSON's hotspots with no kernel
+#    information, and whose base time is the JSON's; --in-place is refused (exit 2).
 set -eu
 cli=$1
 make_pftrace=$2
@@ -75,4 +77,19 @@ diff "$out/steps_seq.pt.trace.json.json" "$out/steps_seq.pftrace.gz.json" ||
 grep -q '"delta_ns": 0' "$out/diff.json" || fail "diff --json compared no line"
 ! grep '"delta_ns": ' "$out/diff.json" | grep -qv '"delta_ns": 0,*$' ||
     fail "diff --json of the JSON against the pftrace finds a change"
-echo "pftrace example: summary, hotspots, steps and diff equal the JSON's"
+# annotate: Chrome JSON, read by the Kineto reader, whose stacks are the JSON run's.
+"$cli" annotate "$out/seq.pftrace.gz" --kernel-info "$kinfo" -o "$out/seq.annotated.json" 2>/dev/null
+grep -q '"baseTimeNanoseconds":' "$out/seq.annotated.json" || fail "the annotated JSON has no base time"
+[ "$(grep -o '"baseTimeNanoseconds": *[0-9]*' "$out/seq.pt.trace.json" | tr -d ' ')" = \
+    "$(grep -o '"baseTimeNanoseconds":[0-9]*' "$out/seq.annotated.json")" ] ||
+    fail "the annotated JSON's base time is not the JSON's"
+"$cli" hotspots --folded "$out/seq.annotated.json" >"$out/annotated.folded" 2>/dev/null
+"$cli" hotspots --folded --kernel-info "$kinfo" "$out/seq.pt.trace.json" >"$out/json.folded" 2>/dev/null
+diff "$out/json.folded" "$out/annotated.folded" ||
+    fail "the annotated Chrome JSON's stacks give other hotspots than the JSON's"
+code=0
+"$cli" annotate "$out/seq.pftrace.gz" --kernel-info "$kinfo" --in-place -o "$out/seq.pftrace.gz" \
+    2>"$out/in_place.err" || code=$?
+[ "$code" = 2 ] && grep -q 'seq.pftrace.gz: .* not rewritten in place' "$out/in_place.err" ||
+    fail "--in-place on a pftrace: exit $code, $(cat "$out/in_place.err")"
+echo "pftrace example: summary, hotspots, steps and diff equal the JSON's; annotate writes them"

@@ -16,7 +16,7 @@ const TraceFormat& nsightSqliteFormat() {
         // The SQLite header; whether the Nsight tables are there is checked on open.
         .sniff = nsight::looksLikeSqlite,
         .read = nsight::readNsightSqlite,
-        .annotatedExport = AnnotatedExport::None,
+        .annotatedExport = AnnotatedExport::ChromeJson,
     };
     return format;
 }

@@ -18,7 +18,7 @@ const TraceFormat& pftraceFormat() {
                        "application/gzip", "package-x-generic"}},
         .sniff = pftrace::looksLikePftrace,
         .read = readPftrace,
-        .annotatedExport = AnnotatedExport::None,
+        .annotatedExport = AnnotatedExport::ChromeJson,
     };
     return format;
 }

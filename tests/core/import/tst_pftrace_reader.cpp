@@ -190,7 +190,7 @@ private slots:
                  std::string_view("kineto-json"));
         QVERIFY(isTraceFileName("run.pftrace.gz"));
         QVERIFY(isTraceFileName("run.perfetto-trace"));
-        QCOMPARE(formatById("perfetto")->annotatedExport, AnnotatedExport::None);
+        QCOMPARE(formatById("perfetto")->annotatedExport, AnnotatedExport::ChromeJson);
     }
 };
 
