@@ -162,8 +162,14 @@ void writeChromeJson(const Trace& trace, const Provenance& p,
         if (k.name == ValueKind::String) appendMember(e, "name", text.string(t.name[row]));
         if (t.pid[row] != kNoKey) appendMember(e, "pid", text.key(t.pid[row]));
         if (t.tid[row] != kNoKey) appendMember(e, "tid", text.key(t.tid[row]));
-        if (k.ts != PyNum::Kind::Missing) appendMember(e, "ts", pyNumberJson(t.ts(row)));
-        if (k.dur != PyNum::Kind::Missing) appendMember(e, "dur", pyNumberJson(t.dur(row)));
+        if (k.ts != PyNum::Kind::Missing) {
+            e += ",\"ts\":";
+            appendPyNumber(e, t.ts(row));
+        }
+        if (k.dur != PyNum::Kind::Missing) {
+            e += ",\"dur\":";
+            appendPyNumber(e, t.dur(row));
+        }
         if (k.flowId == FlowIdStatus::Ok) {
             appendMember(e, "id", std::to_string(t.flowIds.at(row, 0)));
             if (ph[0] == 'f') appendMember(e, "bp", "\"e\"");  // binds to the enclosing slice

@@ -59,46 +59,80 @@ std::string pyIntRepr(__int128 v) {
     return {s.rbegin(), s.rend()};
 }
 
-std::string pyFloatRepr(double v) {
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+void appendPyFloat(std::string& out, double v) {
+    if (std::isnan(v)) {
+        out += "NaN";
+        return;
+    }
+    if (std::isinf(v)) {
+        out += v > 0 ? "Infinity" : "-Infinity";
+        return;
+    }
     // The shortest digits that read back as v, then Python's layout of them (float_repr_style
     // 'short'): positional for decimal exponents -4 to 15, else d.ddde+XX, and ".0" on integers.
-    char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
-    const std::string_view sci(buf, std::size_t(end - buf));
-    const std::size_t e = sci.find('e');
+    char sci[32];
+    const char* end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+    const char* e = std::find(static_cast<const char*>(sci), end, 'e');
     const bool negative = sci[0] == '-';
-    std::string digits;
-    for (char c : sci.substr(negative, e - negative))
-        if (c != '.') digits += c;
+    char digits[24];
+    int n = 0;
+    for (const char* c = sci + negative; c < e; ++c)
+        if (*c != '.') digits[n++] = *c;
     int exponent = 0;
-    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
-    std::string out = negative ? "-" : "";
-    const int n = int(digits.size());
+    std::from_chars(e + 1 + (e[1] == '+'), end, exponent);
+    if (negative) out += '-';
     if (exponent >= -4 && exponent < 16) {
         if (exponent < 0) {
-            out += "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
+            out += "0.";
+            out.append(std::size_t(-exponent - 1), '0');
+            out.append(digits, std::size_t(n));
         } else if (exponent + 1 >= n) {
-            out += digits + std::string(std::size_t(exponent + 1 - n), '0') + ".0";
+            out.append(digits, std::size_t(n));
+            out.append(std::size_t(exponent + 1 - n), '0');
+            out += ".0";
         } else {
-            out += digits.substr(0, std::size_t(exponent) + 1) + "." +
-                   digits.substr(std::size_t(exponent) + 1);
+            out.append(digits, std::size_t(exponent) + 1);
+            out += '.';
+            out.append(digits + exponent + 1, std::size_t(n - exponent - 1));
         }
-        return out;
+        return;
     }
-    out += digits.substr(0, 1);
-    if (n > 1) out += "." + digits.substr(1);
+    out += digits[0];
+    if (n > 1) {
+        out += '.';
+        out.append(digits + 1, std::size_t(n - 1));
+    }
     out += exponent < 0 ? "e-" : "e+";
     const int a = exponent < 0 ? -exponent : exponent;
     if (a < 10) out += '0';
-    return out + std::to_string(a);
+    out += std::to_string(a);
+}
+
+std::string pyFloatRepr(double v) {
+    std::string out;
+    appendPyFloat(out, v);
+    return out;
+}
+
+void appendPyNumber(std::string& out, const PyNum& n) {
+    if (n.kind == PyNum::Kind::Int) {
+        if (n.i >= INT64_MIN && n.i <= INT64_MAX) {
+            char digits[24];
+            out.append(digits, std::to_chars(digits, digits + sizeof digits, int64_t(n.i)).ptr);
+        } else {
+            out += pyIntRepr(n.i);
+        }
+    } else if (n.kind == PyNum::Kind::Float) {
+        appendPyFloat(out, n.f);
+    } else {
+        out += "null";
+    }
 }
 
 std::string pyNumberJson(const PyNum& n) {
-    if (n.kind == PyNum::Kind::Int) return pyIntRepr(n.i);
-    if (n.kind == PyNum::Kind::Float) return pyFloatRepr(n.f);
-    return "null";
+    std::string out;
+    appendPyNumber(out, n);
+    return out;
 }
 
 PyNum pyAdd(const PyNum& a, const PyNum& b) {

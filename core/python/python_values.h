@@ -50,6 +50,8 @@ std::optional<__int128> pyIntFromString(std::string_view s);
 std::string pyIntRepr(__int128 v);
 std::string pyFloatRepr(double v);
 std::string pyNumberJson(const PyNum& n);
+void appendPyFloat(std::string& out, double v);
+void appendPyNumber(std::string& out, const PyNum& n);
 
 // repr() of a Python str given as UTF-8.
 std::string pyStrRepr(std::string_view s);

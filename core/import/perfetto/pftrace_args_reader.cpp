@@ -44,10 +44,28 @@ ordered extraAsArgs(const ordered& extra) {
     return args;
 }
 
+// Of the decoded table, what args are read from: the events' and render stages' byte spans, the
+// events' interning generations, the counters' values and the strings. The rest (times, tracks,
+// names, links: the importer's) is freed.
+PftraceTable argsColumns(PftraceTable&& t) {
+    PftraceTable out;
+    out.name = std::move(t.name);
+    out.strings = std::move(t.strings);
+    out.generations = std::move(t.generations);
+    out.events.offset = std::move(t.events.offset);
+    out.events.length = std::move(t.events.length);
+    out.events.generation = std::move(t.events.generation);
+    out.events.counterValues = std::move(t.events.counterValues);
+    out.stages.offset = std::move(t.stages.offset);
+    out.stages.length = std::move(t.stages.length);
+    out.counters.value = std::move(t.counters.value);
+    return out;
+}
+
 class PftraceArgsReader final : public ArgsReader {
 public:
     PftraceArgsReader(PftraceTable table, RowSources sources)
-        : table_(std::move(table)), sources_(std::move(sources)) {}
+        : table_(argsColumns(std::move(table))), sources_(std::move(sources)) {}
 
     bool present(const Trace&, uint32_t row) const override {
         return sources_.kind(row) != RowSource::None;

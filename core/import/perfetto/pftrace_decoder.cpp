@@ -1,6 +1,7 @@
 #include "import/perfetto/pftrace_decoder.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <functional>
@@ -115,12 +116,47 @@ nlohmann::ordered_json readTrackEventArgs(const PftraceTable& table, std::string
     return args;
 }
 
+// The names of an object being written, to tell a repeated one; more than fit are left to the DOM
+// too (events have a handful of annotations).
+class ObjectKeys {
+public:
+    // False when key was seen already or there is no room for it.
+    bool add(std::string_view key) {
+        if (count_ == keys_.size() ||
+            std::find(keys_.begin(), keys_.begin() + count_, key) != keys_.begin() + count_)
+            return false;
+        keys_[count_++] = key;
+        return true;
+    }
+    bool empty() const { return count_ == 0; }
+
+private:
+    std::array<std::string_view, 32> keys_;
+    std::size_t count_ = 0;
+};
+
+// A DebugAnnotation's name (the last name field, inline or interned), as annotation() reads it.
+std::string_view annotationName(const PftraceTable& table, const AnnotationNames* names,
+                                std::string_view bytes) {
+    using namespace debug_annotation;
+    std::string_view name;
+    WireReader r(bytes);
+    while (r.next()) {
+        if (r.field() == kNameIid && r.type() == WireType::Varint)
+            name = pooled(table, names ? &names->names : nullptr, r.varint());
+        else if (r.field() == kName && r.type() == WireType::Bytes)
+            name = r.bytes();
+        else
+            r.skip();
+    }
+    return name;
+}
+
 // One DebugAnnotation's value as JSON text, the same bytes as dumping annotation()'s value:
 // dict entries (an object) over array values over the last scalar. False, with out unspecified,
-// where an object would repeat a name (then the DOM decides which value stays). name is set to
-// the annotation's name.
+// where an object would repeat a name (then the DOM decides which value stays).
 bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
-                      std::string_view bytes, int depth, std::string& out, std::string_view& name) {
+                      std::string_view bytes, int depth, std::string& out) {
     using namespace debug_annotation;
     uint32_t scalar = 0;  // the field of the last scalar value, 0: none (null)
     uint64_t varint = 0;
@@ -133,10 +169,8 @@ bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
         const WireType t = r.type();
         if (t == WireType::Varint) {
             const uint64_t v = r.varint();
-            if (f == kNameIid) {
-                name = pooled(table, names ? &names->names : nullptr, v);
-            } else if (f == kBoolValue || f == kUintValue || f == kIntValue || f == kPointerValue ||
-                       f == kStringValueIid) {
+            if (f == kBoolValue || f == kUintValue || f == kIntValue || f == kPointerValue ||
+                f == kStringValueIid) {
                 scalar = f;
                 varint = v;
             }
@@ -145,9 +179,7 @@ bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
             real = r.real();
         } else if (t == WireType::Bytes) {
             const std::string_view v = r.bytes();
-            if (f == kName) {
-                name = v;
-            } else if (f == kStringValue || f == kLegacyJsonValue) {
+            if (f == kStringValue || f == kLegacyJsonValue) {
                 scalar = f;
                 text = v;
             } else if (depth < 64) {
@@ -160,7 +192,7 @@ bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
     }
     if (isDict || isArray) {
         const uint32_t entries = isDict ? kDictEntries : kArrayValues;
-        std::vector<std::string_view> keys;
+        ObjectKeys keys;
         out += isDict ? '{' : '[';
         bool first = true;
         WireReader e(bytes);
@@ -171,16 +203,14 @@ bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
             }
             if (!first) out += ',';
             first = false;
-            std::string value;
-            std::string_view key;
-            if (!appendAnnotation(table, names, e.bytes(), depth + 1, value, key)) return false;
+            const std::string_view entry = e.bytes();
             if (isDict) {
-                if (std::find(keys.begin(), keys.end(), key) != keys.end()) return false;
-                keys.push_back(key);
+                const std::string_view key = annotationName(table, names, entry);
+                if (!keys.add(key)) return false;
                 json::appendString(out, key);
                 out += ':';
             }
-            out += value;
+            if (!appendAnnotation(table, names, entry, depth + 1, out)) return false;
         }
         out += isDict ? '}' : ']';
         return true;
@@ -219,7 +249,7 @@ bool appendTrackEventArgs(const PftraceTable& table, std::string_view bytes, uin
                           std::string& out) {
     const TrackEvents& ev = table.events;
     const AnnotationNames* names = generationOf(table, ev.generation[row]);
-    std::vector<std::string_view> keys;
+    ObjectKeys keys;
     out += '{';
     WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
     while (r.next()) {
@@ -227,15 +257,13 @@ bool appendTrackEventArgs(const PftraceTable& table, std::string_view bytes, uin
             r.skip();
             continue;
         }
-        std::string value;
-        std::string_view key;
-        if (!appendAnnotation(table, names, r.bytes(), 0, value, key)) return false;
-        if (std::find(keys.begin(), keys.end(), key) != keys.end()) return false;
+        const std::string_view annotation = r.bytes();
+        const std::string_view key = annotationName(table, names, annotation);
         if (!keys.empty()) out += ',';
-        keys.push_back(key);
+        if (!keys.add(key)) return false;
         json::appendString(out, key);
         out += ':';
-        out += value;
+        if (!appendAnnotation(table, names, annotation, 0, out)) return false;
     }
     out += '}';
     return true;

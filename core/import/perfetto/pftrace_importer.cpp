@@ -134,11 +134,9 @@ public:
         const SlicePairs pairs = pairSlices(t_.events);
         std::vector<Item> items;
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
-        endOf_.assign(t_.events.size(), -1);
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             const uint32_t b = pairs.begin[i];
-            endOf_[b] = t_.events.ts[pairs.end[i]];
-            items.push_back({t_.events.ts[b], endOf_[b] - t_.events.ts[b],
+            items.push_back({t_.events.ts[b], t_.events.ts[pairs.end[i]] - t_.events.ts[b],
                              RowSources::code(RowSource::TrackEvent, b)});
         }
         for (uint32_t r = 0; r < t_.events.size(); ++r)
@@ -155,6 +153,9 @@ public:
         std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
             return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
         });
+        // The items hold the times from here on: the TrackEvents' own go before the event table
+        // grows.
+        std::vector<int64_t>().swap(t_.events.ts);
 
         // Launch links: the event ids some launch points at get an 'f' row.
         std::unordered_set<uint64_t> linked(t_.events.links.begin(), t_.events.links.end());
@@ -165,7 +166,7 @@ public:
             const auto kind = RowSource(item.source & 7);
             const uint32_t i = uint32_t(item.source >> 3);
             if (kind == RowSource::TrackEvent) {
-                addTrackEvent(bytes, i, sources);
+                addTrackEvent(bytes, i, item, sources);
                 for (uint32_t l = t_.events.linkBegin[i]; l < t_.events.linkBegin[i + 1]; ++l)
                     addFlow('s', t_.events.links[l], item.ts, sources);
             } else if (kind == RowSource::RenderStage) {
@@ -175,7 +176,7 @@ public:
             } else if (kind == RowSource::GpuCounter) {
                 addGpuCounter(i, sources);
             } else {
-                addTrackCounter(i, sources);
+                addTrackCounter(i, item.ts, sources);
             }
         }
         nameTracks();
@@ -214,7 +215,7 @@ private:
         ev_.kinds.push_back(k);
     }
 
-    void addTrackEvent(std::string_view bytes, uint32_t i, RowSources& sources) {
+    void addTrackEvent(std::string_view bytes, uint32_t i, const Item& item, RowSources& sources) {
         const TrackEvents& te = t_.events;
         const auto [pid, tid] = ids_.of(te.track[i]);
         usedThreads_.emplace(pid, tid);
@@ -223,8 +224,8 @@ private:
         const std::optional<std::string_view> cat =
             te.category[i] ? std::optional(t_.strings.at(te.category[i])) : std::nullopt;
         push(slice ? 'X' : 'i', t_.strings.at(te.name[i]), cat, ev_.keys.intKey(pid),
-             ev_.keys.intKey(tid), te.ts[i],
-             slice ? std::optional(endOf_[i] - te.ts[i]) : std::nullopt, args.any);
+             ev_.keys.intKey(tid), item.ts, slice ? std::optional(item.dur) : std::nullopt,
+             args.any);
         if (args.externalId) ev_.externalId.back() = ev_.keys.intKey(*args.externalId);
         sources.push(args.any ? RowSource::TrackEvent : RowSource::None, i);
     }
@@ -266,14 +267,14 @@ private:
         sources.push(RowSource::GpuCounter, i);
     }
 
-    void addTrackCounter(uint32_t i, RowSources& sources) {
+    void addTrackCounter(uint32_t i, int64_t ts, RowSources& sources) {
         const uint32_t row = t_.events.counterValues[i].first;
         const Track* track = ids_.find(t_.events.track[row]);
         const auto [pid, tid] = ids_.of(t_.events.track[row]);
         const std::string_view name =
             track && track->name ? t_.strings.at(track->name) : t_.strings.at(t_.events.name[row]);
-        push('C', name, std::nullopt, ev_.keys.intKey(pid), ev_.keys.intKey(tid), t_.events.ts[row],
-             std::nullopt, true);
+        push('C', name, std::nullopt, ev_.keys.intKey(pid), ev_.keys.intKey(tid), ts, std::nullopt,
+             true);
         sources.push(RowSource::TrackCounter, i);
     }
 
@@ -311,7 +312,6 @@ private:
     TrackIds ids_;
     const LoadOptions& options_;
     int64_t base_ = 0;
-    std::vector<int64_t> endOf_;  // by TrackEvent row: the end of the slice it begins
     std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
 };
 

@@ -29,7 +29,7 @@ struct Track {
 struct TrackEvents {
     std::vector<uint64_t> offset;
     std::vector<uint32_t> length;
-    std::vector<int64_t> ts;    // the packet's timestamp, ns
+    std::vector<int64_t> ts;    // the packet's timestamp, ns (freed once the importer has them)
     std::vector<uint8_t> type;  // track_event::kType* (0: unspecified)
     std::vector<uint64_t> track;
     std::vector<uint32_t> name, category;  // StringPool ids (first category only); 0: none
@@ -39,7 +39,7 @@ struct TrackEvents {
     std::vector<uint64_t> links;
     std::vector<std::pair<uint32_t, uint64_t>> flows, terminatingFlows;  // (row, flow id)
     std::vector<std::pair<uint32_t, double>> counterValues;              // (row, value)
-    uint32_t size() const { return uint32_t(ts.size()); }
+    uint32_t size() const { return uint32_t(offset.size()); }
 };
 
 // GpuRenderStageEvents, in file order. offset/length: the event's bytes (extra_data on demand).

@@ -255,6 +255,7 @@ private slots:
         // The same slices as a time-ordered writer emits them (an end before the next begin).
         pftrace::TrackEvents ordered;
         auto add = [&](uint8_t type, int64_t ts, uint32_t name) {
+            ordered.offset.push_back(0);  // a row is counted by its bytes' span
             ordered.ts.push_back(ts);
             ordered.type.push_back(type);
             ordered.track.push_back(1);
