@@ -20,7 +20,9 @@ std::string dump(const OrderedJson& j) {
 }
 
 std::string jsonString(std::string_view s) {
-    return dump(OrderedJson(std::string(s)));
+    std::string out;
+    json::appendString(out, s);
+    return out;
 }
 
 std::string keyJson(const DisplayKey& k) {
@@ -63,7 +65,7 @@ void appendArgs(std::string& e, const Trace& trace, const Provenance& p, uint32_
     const bool args = trace.argsReader && trace.argsReader->present(trace, row);
     if (!args && !stack) return;
     e += ",\"args\":";
-    const std::string& stackJson = p.stacks.json(p.stack[row]);
+    const std::string& stackJson = p.stacks.json(stack ? p.stack[row] : StackPool::kNone);
     if (!args) {
         e += "{\"stack\":" + stackJson + "}";
         return;

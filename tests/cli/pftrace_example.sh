@@ -14,6 +14,7 @@
 #    the pftrace's only by their launch link, as Cuspy writes no External id on the GPU side);
 #  - steps --json equal too (but for the first and last instants), and diff of the JSON run
 #    against the pftrace run finds no change;
+#  - kernel-code --trace gives the JSON's registers per thread;
 #  - annotate writes it as Chrome JSON whose stacks give the JSON's hotspots with no kernel
 #    information, and whose base time is the JSON's; --in-place is refused (exit 2).
 set -eu
@@ -77,6 +78,16 @@ diff "$out/steps_seq.pt.trace.json.json" "$out/steps_seq.pftrace.gz.json" ||
 grep -q '"delta_ns": 0' "$out/diff.json" || fail "diff --json compared no line"
 ! grep '"delta_ns": ' "$out/diff.json" | grep -qv '"delta_ns": 0,*$' ||
     fail "diff --json of the JSON against the pftrace finds a change"
+# kernel-code --trace: the launches' registers per thread, from the render stages' launch
+# configuration, are the JSON's (shared memory and occupancy Cuspy does not write).
+for f in seq.pt.trace.json seq.pftrace.gz; do
+    "$cli" kernel-code "$kinfo" --trace "$out/$f" --json 2>/dev/null |
+        grep -e '"registers_per_thread"' -e '"name"' | tr -d , >"$out/registers_$f.txt"
+done
+[ "$(grep -c registers_per_thread "$out/registers_seq.pftrace.gz.txt")" -gt 0 ] ||
+    fail "kernel-code finds no registers per thread in the pftrace"
+diff "$out/registers_seq.pt.trace.json.txt" "$out/registers_seq.pftrace.gz.txt" ||
+    fail "kernel-code's registers per thread of the pftrace differ from the JSON's"
 # annotate: Chrome JSON, read by the Kineto reader, whose stacks are the JSON run's.
 "$cli" annotate "$out/seq.pftrace.gz" --kernel-info "$kinfo" -o "$out/seq.annotated.json" 2>/dev/null
 grep -q '"baseTimeNanoseconds":' "$out/seq.annotated.json" || fail "the annotated JSON has no base time"

@@ -325,6 +325,11 @@ private:
                 case interned_data::kComputeKernels:
                     readKernel(seq, v);
                     break;
+                case interned_data::kComputeArgNames: {
+                    const auto [iid, name] = entry(v, interned_data::kEntryName);
+                    names.computeArgs[iid] = out_.strings.intern(name);
+                    break;
+                }
                 case interned_data::kGpuCounterDescriptors:
                     readCounterDescriptor(seq, v);
                     break;
@@ -553,6 +558,7 @@ private:
         st.stage.push_back(stageName);
         st.name.push_back(name);
         st.kernel.push_back(kernelIid ? resolve(seq.kernels, kernelIid) : 0);
+        st.generation.push_back(seq.generation);
     }
 
     void readTrackDescriptor(std::string_view bytes) {

@@ -45,8 +45,8 @@ ordered extraAsArgs(const ordered& extra) {
 }
 
 // Of the decoded table, what args are read from: the events' and render stages' byte spans, the
-// events' interning generations, the counters' values and the strings. The rest (times, tracks,
-// names, links: the importer's) is freed.
+// events' and stages' interning generations, the counters' values and the strings. The rest (times,
+// tracks, names, links: the importer's) is freed.
 PftraceTable argsColumns(PftraceTable&& t) {
     PftraceTable out;
     out.name = std::move(t.name);
@@ -58,6 +58,7 @@ PftraceTable argsColumns(PftraceTable&& t) {
     out.events.counterValues = std::move(t.events.counterValues);
     out.stages.offset = std::move(t.stages.offset);
     out.stages.length = std::move(t.stages.length);
+    out.stages.generation = std::move(t.stages.generation);
     out.counters.value = std::move(t.counters.value);
     return out;
 }
@@ -76,8 +77,12 @@ public:
         switch (sources_.kind(row)) {
             case RowSource::TrackEvent:
                 return trackEventArgs(table_, trace.text(), uint32_t(i));
-            case RowSource::RenderStage:
-                return extraAsArgs(renderStageExtraData(table_, trace.text(), uint32_t(i)));
+            case RowSource::RenderStage: {
+                ordered args = extraAsArgs(renderStageExtraData(table_, trace.text(), uint32_t(i)));
+                ordered launch = renderStageLaunch(table_, trace.text(), uint32_t(i));
+                for (auto& [key, value] : launch.items()) args[key] = std::move(value);
+                return args;
+            }
             case RowSource::GpuCounter:
                 return ordered{{"", table_.counters.value[i]}};
             case RowSource::TrackCounter:
@@ -94,7 +99,8 @@ public:
             return appendTrackEventArgsJson(table_, trace.text(), i, out);
         if (sources_.kind(row) != RowSource::RenderStage)
             return ArgsReader::appendJson(trace, row, out);
-        // extraAsArgs's object, written as it goes unless a name repeats.
+        // value()'s object (extra_data, then the launch), written as it goes unless a name
+        // repeats.
         const std::size_t start = out.size();
         std::vector<std::string> keys;
         bool repeated = false;
@@ -113,6 +119,15 @@ public:
                                   else
                                       json::appendString(out, text);
                               });
+        const ordered launch = renderStageLaunch(table_, trace.text(), i);
+        for (const auto& [key, value] : launch.items()) {
+            if (std::find(keys.begin(), keys.end(), key) != keys.end()) repeated = true;
+            if (!keys.empty()) out += ',';
+            keys.emplace_back(key);
+            json::appendString(out, key);
+            out += ':';
+            out += value.dump(-1, ' ', false, ordered::error_handler_t::replace);
+        }
         out += '}';
         if (!repeated) return;
         out.resize(start);
@@ -126,7 +141,12 @@ public:
             case RowSource::TrackEvent:
                 return trackEventInteger(table_, trace.text(), i, key);
             case RowSource::RenderStage: {
-                // The last entry that extraAsArgs names key.
+                // The launch's args come after extra_data's, so theirs stay.
+                const ordered launch = renderStageLaunch(table_, trace.text(), i);
+                if (const auto it = launch.find(key); it != launch.end())
+                    return it->is_number_integer() ? std::optional(it->get<int64_t>())
+                                                   : std::nullopt;
+                // Else the last entry that extraAsArgs names key.
                 std::optional<int64_t> found;
                 visitRenderStageExtra(table_, trace.text(), i,
                                       [&](std::string_view name, std::string_view text) {

@@ -12,6 +12,7 @@
 #include "import/perfetto/proto_fields.h"
 #include "import/perfetto/wire_reader.h"
 #include "json/json_string.h"
+#include "model/kineto.h"
 
 namespace stackline::pftrace {
 
@@ -436,6 +437,76 @@ nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::stri
         throw InputError(table.name + ": byte " + std::to_string(table.stages.offset[row]) +
                          ": corrupt extra_data (" + e.what() + ")");
     }
+}
+
+nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_view bytes,
+                                         uint32_t row) {
+    using namespace render_stage;
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    const RenderStages& st = table.stages;
+    const AnnotationNames* names = generationOf(table, st.generation[row]);
+    auto dim3 = [](std::string_view b) {
+        uint32_t d[3] = {0, 0, 0};
+        WireReader r(b);
+        while (r.next())
+            if (r.field() >= 1 && r.field() <= 3 && r.type() == WireType::Varint)
+                d[r.field() - 1] = uint32_t(r.varint());
+            else
+                r.skip();
+        return nlohmann::ordered_json::array({d[0], d[1], d[2]});
+    };
+    try {
+        WireReader r(bytes.substr(st.offset[row], st.length[row]));
+        while (r.next()) {
+            if (r.field() != kLaunch || r.type() != WireType::Bytes) {
+                r.skip();
+                continue;
+            }
+            WireReader l(r.bytes());
+            while (l.next()) {
+                if (l.type() != WireType::Bytes) {
+                    l.skip();
+                    continue;
+                }
+                const uint32_t f = l.field();
+                const std::string_view v = l.bytes();
+                if (f == kLaunchGridSize) {
+                    out["grid"] = dim3(v);
+                } else if (f == kLaunchWorkgroupSize) {
+                    out["block"] = dim3(v);
+                } else if (f == kLaunchArgs) {
+                    std::string_view name;
+                    nlohmann::ordered_json value;
+                    WireReader a(v);
+                    while (a.next()) {
+                        const uint32_t g = a.field();
+                        if (g == kArgNameIid && a.type() == WireType::Varint)
+                            name = pooled(table, names ? &names->computeArgs : nullptr, a.varint());
+                        else if (g == kArgIntValue && a.type() == WireType::Varint)
+                            value = int64_t(a.varint());
+                        else if (g == kArgUintValue && a.type() == WireType::Varint)
+                            value = a.varint();
+                        else if (g == kArgDoubleValue && a.type() == WireType::Fixed64)
+                            value = a.real();
+                        else if (g == kArgName && a.type() == WireType::Bytes)
+                            name = a.bytes();
+                        else if (g == kArgStringValue && a.type() == WireType::Bytes)
+                            value = std::string(a.bytes());
+                        else
+                            a.skip();
+                    }
+                    if (name.empty() || value.is_null()) continue;
+                    // Kineto's name for the one arg both give.
+                    out[name == "registers_per_thread" ? std::string(kineto::kRegistersPerThreadArg)
+                                                       : std::string(name)] = std::move(value);
+                }
+            }
+        }
+    } catch (const std::exception& e) {
+        throw InputError(table.name + ": byte " + std::to_string(st.offset[row]) +
+                         ": corrupt kernel launch (" + e.what() + ")");
+    }
+    return out;
 }
 
 void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,

@@ -41,6 +41,11 @@ std::optional<int64_t> trackEventInteger(const PftraceTable& table, std::string_
 // A render stage's extra_data as a JSON object of strings (name -> value), in file order.
 nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::string_view bytes,
                                             uint32_t row);
+// A render stage's kernel launch configuration (ComputeKernelLaunch) as Kineto's kernel args:
+// "grid" and "block" ([x, y, z]), "registers per thread", and its other args under their own
+// names; an empty object when the stage has none.
+nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_view bytes,
+                                         uint32_t row);
 // Calls f(name, value) for each extra_data entry, in file order.
 void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,
                            const std::function<void(std::string_view, std::string_view)>& f);

@@ -54,7 +54,8 @@ struct RenderStages {
     std::vector<uint32_t> queue, stage;  // names of the hw queue and stage specifications
     // The slice's name as Perfetto gives it: name_iid, else name, else the stage's name.
     std::vector<uint32_t> name;
-    std::vector<uint32_t> kernel;  // InternedComputeKernel demangled_name (else name); 0: none
+    std::vector<uint32_t> kernel;      // InternedComputeKernel demangled_name (else name); 0: none
+    std::vector<uint32_t> generation;  // interning generation, for the launch's arg names
     uint32_t size() const { return uint32_t(ts.size()); }
 };
 
@@ -73,10 +74,12 @@ struct ClockSnapshot {
     uint64_t realtime = 0, boottime = 0;  // ns
 };
 
-// Interned debug annotation names and string values of one generation (a sequence's state
-// between two SEQ_INCREMENTAL_STATE_CLEARED), kept only for reading args on demand.
+// Interned debug annotation names and string values, and compute arg names, of one generation (a
+// sequence's state between two SEQ_INCREMENTAL_STATE_CLEARED), kept only for reading args on
+// demand.
 struct AnnotationNames {
     std::unordered_map<uint64_t, uint32_t> names, strings;
+    std::unordered_map<uint64_t, uint32_t> computeArgs;  // a kernel launch's arg names
 };
 
 struct DecodeStats {

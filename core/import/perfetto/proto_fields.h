@@ -180,6 +180,12 @@ inline constexpr uint32_t kExtraValue = 2;     // ExtraData.value
 inline constexpr uint32_t kLaunchGridSize = 1;
 inline constexpr uint32_t kLaunchWorkgroupSize = 2;
 inline constexpr uint32_t kLaunchArgs = 3;
+inline constexpr uint32_t kArgNameIid = 1;  // -> GpuInternedData.compute_arg_names (1001)
+inline constexpr uint32_t kArgName = 2;
+inline constexpr uint32_t kArgIntValue = 3;
+inline constexpr uint32_t kArgUintValue = 4;
+inline constexpr uint32_t kArgDoubleValue = 5;
+inline constexpr uint32_t kArgStringValue = 6;
 }  // namespace render_stage
 
 namespace gpu_counter_event {                      // GpuCounterEvent (gpu/gpu_counter_event.proto)
