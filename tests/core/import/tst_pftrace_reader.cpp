@@ -122,7 +122,8 @@ private slots:
     }
 
     // A CPU op's args are its debug annotations, with its External id in the column; a kernel's
-    // are its extra_data under Kineto's names, integers as integers.
+    // are its extra_data under Kineto's names, integers as integers, and its launch
+    // configuration.
     void argsAreAnnotationsAndExtraData() {
         const Trace pf = readBytes(pftraceOf(loadTrace(kExample)));
         const EventTable& e = pf.events;
@@ -140,6 +141,17 @@ private slots:
         QCOMPARE(k.at("device").get<int64_t>(), int64_t(0));
         QCOMPARE(k.at("stream").get<int64_t>(), int64_t(7));
         QVERIFY(k.at("correlation").is_number_integer());
+        // Its launch configuration as the JSON's kernel gives it; the integer reader agrees.
+        const Trace source = loadTrace(kExample);
+        uint32_t twin = kNoRow;
+        for (uint32_t r = 0; r < source.events.size() && twin == kNoRow; ++r)
+            if (source.events.catOf(r) == "kernel") twin = r;
+        const json want = source.args(twin).value();
+        for (const char* key : {"grid", "block", "registers per thread"})
+            QVERIFY2(k.at(key) == want.at(key), key);
+        QCOMPARE(pf.args(kernel).integer("registers per thread"),
+                 std::optional<int64_t>(want.at("registers per thread").get<int64_t>()));
+        QCOMPARE(pf.args(kernel).integer("stream"), std::optional<int64_t>(7));
     }
 
     // Touching slices keep their extents; at an equal timestamp the longer slice comes first.
