@@ -20,7 +20,10 @@
 #include <QtTest>
 #include <functional>
 
+#include "analysis/rank_steps.h"
 #include "annotate/diagnostic.h"
+#include "cuspy_pftrace_writer.h"
+#include "import/trace_formats.h"
 #include "panels/details_panel.h"
 #include "panels/diagnostics_panel.h"
 #include "panels/kernels_panel.h"
@@ -321,6 +324,34 @@ private slots:
         const QByteArray a = readAll(gui), b = readAll(cli);
         QVERIFY(a.size() > 1000);
         QVERIFY(a == b);
+    }
+
+    // A Perfetto protobuf trace (as Cuspy writes it) exports as the CLI's annotated Chrome JSON,
+    // the stacks of its kernels in args.stack.
+    void pftraceExportsChromeJson() {
+        const Trace source = loadTrace(kTrace.toStdString());
+        const QString pf = tmp_.filePath(QStringLiteral("run.pftrace"));
+        {
+            QFile f(pf);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(bench::encodeCuspyPftrace(
+                bench::cuspyLayoutOf(source, rankInfoOf(source).baseTimeNs))));
+        }
+        QVERIFY(QFile::copy(QStringLiteral(STACKLINE_TEST_DATA
+                                           "/compiled_step.pt.trace.kernel_info.json"),
+                            tmp_.filePath(QStringLiteral("run.pftrace.kernel_info.json"))));
+        QVERIFY(open(pf));
+        QVERIFY(window_->document()->provenance.annotatedCount > 0);
+        const QString gui = tmp_.filePath(QStringLiteral("gui.json"));
+        const QString cli = tmp_.filePath(QStringLiteral("cli.json"));
+        QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+        window_->exportTo(gui);
+        QVERIFY(done.wait(20000));
+        QVERIFY2(done[0][0].toBool(), qPrintable(done[0][1].toString()));
+        QVERIFY(runCli({QStringLiteral("annotate"), pf, QStringLiteral("-o"), cli}));
+        const QByteArray a = readAll(gui);
+        QVERIFY(a.contains("\"stack\":[") && a.contains("\"uid_assigned\":true"));
+        QVERIFY(a == readAll(cli));
     }
 
     void annotatedTraceOpensWithoutKernelInfo() {
