@@ -8,6 +8,33 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// A record's args in their order: number(key, v) for each integer, dim3(key, v) for grid and
+// block. The one list that value() builds and appendJson writes.
+template <typename Number, typename Dim3>
+void visitArgs(const ArgsRecord& r, Number&& number, Dim3&& dim3) {
+    auto put = [&](const char* key, int64_t v) {
+        if (v != kNoValue) number(key, v);
+    };
+    put("External id", r.externalId);
+    if (r.kind == ArgsRecord::Kind::Range) {
+        put("Sequence number", r.sequence);
+        return;
+    }
+    if (r.kind != ArgsRecord::Kind::Api) {
+        number("device", r.device);
+        number("context", r.context);
+        number("stream", r.stream);
+    }
+    put("correlation", r.correlation);
+    if (r.kind == ArgsRecord::Kind::Kernel) {
+        number("registers per thread", r.registers);
+        number("shared memory", r.sharedMemory);
+        dim3("grid", r.grid);
+        dim3("block", r.block);
+    }
+    put("bytes", r.bytes);
+}
+
 class NsightArgsReader final : public ArgsReader {
 public:
     explicit NsightArgsReader(ArgsStore store) : store_(std::move(store)) {}
@@ -18,28 +45,37 @@ public:
         const ArgsRecord* r = find(row);
         if (!r) return Json(Json::value_t::discarded);
         Json a = Json::object();
-        auto put = [&](const char* key, int64_t v) {
-            if (v != kNoValue) a[key] = v;
-        };
-        put("External id", r->externalId);
-        if (r->kind == ArgsRecord::Kind::Range) {
-            put("Sequence number", r->sequence);
-            return a;
-        }
-        if (r->kind != ArgsRecord::Kind::Api) {
-            a["device"] = r->device;
-            a["context"] = r->context;
-            a["stream"] = r->stream;
-        }
-        put("correlation", r->correlation);
-        if (r->kind == ArgsRecord::Kind::Kernel) {
-            a["registers per thread"] = r->registers;
-            a["shared memory"] = r->sharedMemory;
-            a["grid"] = {r->grid[0], r->grid[1], r->grid[2]};
-            a["block"] = {r->block[0], r->block[1], r->block[2]};
-        }
-        put("bytes", r->bytes);
+        visitArgs(
+            *r, [&](const char* key, int64_t v) { a[key] = v; },
+            [&](const char* key, const int32_t* d) {
+                a[key] = {d[0], d[1], d[2]};
+            });
         return a;
+    }
+
+    // value()'s text, written directly (the keys need no escaping).
+    void appendJson(const Trace& trace, uint32_t row, std::string& out) const override {
+        const ArgsRecord* r = find(row);
+        if (!r) return ArgsReader::appendJson(trace, row, out);
+        bool first = true;
+        auto key = [&](const char* k) {
+            out += first ? "{\"" : ",\"";
+            first = false;
+            out += k;
+            out += "\":";
+        };
+        visitArgs(
+            *r,
+            [&](const char* k, int64_t v) {
+                key(k);
+                out += std::to_string(v);
+            },
+            [&](const char* k, const int32_t* d) {
+                key(k);
+                out += '[' + std::to_string(d[0]) + ',' + std::to_string(d[1]) + ',' +
+                       std::to_string(d[2]) + ']';
+            });
+        out += first ? "{}" : "}";
     }
 
     std::optional<int64_t> integer(const Trace& trace, uint32_t row,

@@ -74,6 +74,20 @@ void compareRows(const Trace& t, const Provenance& p, const Trace& back) {
     }
 }
 
+// The args a reader writes as text (from the protobuf's bytes, from the export's records) are its
+// dumped DOM's, byte for byte.
+void sameArgsText(const Trace& t) {
+    uint32_t rows = 0;
+    for (uint32_t r = 0; r < t.events.size(); ++r) {
+        if (!t.args(r).present()) continue;
+        std::string fast;
+        t.argsReader->appendJson(t, r, fast);
+        QCOMPARE(fast, t.args(r).value().dump());
+        ++rows;
+    }
+    QVERIFY(rows > 100);
+}
+
 }  // namespace
 
 class TstChromeJsonExport : public QObject {
@@ -87,13 +101,7 @@ private slots:
                        "example.pftrace");
         const Provenance p = runProvenance(pf, exampleInfo());
         QVERIFY(p.annotatedCount > 0);
-        // The args written from the protobuf's bytes are the dumped DOM's, byte for byte.
-        for (uint32_t r = 0; r < pf.events.size(); ++r) {
-            if (!pf.args(r).present()) continue;
-            std::string fast;
-            pf.argsReader->appendJson(pf, r, fast);
-            QCOMPARE(fast, pf.args(r).value().dump());
-        }
+        sameArgsText(pf);
         const std::string out = exportToString(pf, p);
         const json j = json::parse(out);
         QCOMPARE(j["traceEvents"][0]["uid"].get<int>(), 0);
@@ -121,6 +129,7 @@ private slots:
         nsys::writeExport(loadTrace(kExample), sqlite, {});
         const Trace t = loadTrace(sqlite);
         QCOMPARE(t.format, std::string_view("nsight-sqlite"));
+        sameArgsText(t);
         const Provenance p = runProvenance(t, exampleInfo());
         const std::string out = dir.filePath("out.json.gz").toStdString();
         exportTrace(t, p, out);
