@@ -40,8 +40,9 @@ std::vector<Diagnostic> noCompiledRegionWarnings(const Trace& trace, const Kerne
     std::map<uint32_t, std::size_t> replayed;  // graph launch row -> Triton kernels it replays
     std::vector<uint32_t> unlaunched, launched;
     for (uint32_t row : triton) {
-        const auto id = launchByCorrelation.empty() ? std::nullopt
-                                                    : trace.args(row).integer(kineto::kCorrelationArg);
+        const auto id = launchByCorrelation.empty()
+                            ? std::nullopt
+                            : trace.args(row).integer(kineto::kCorrelationArg);
         const auto launch = id ? launchByCorrelation.find(*id) : launchByCorrelation.end();
         if (launch != launchByCorrelation.end())
             ++replayed[launch->second];

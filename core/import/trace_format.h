@@ -39,10 +39,10 @@ enum class AnnotatedExport : uint8_t {
 // type the desktop already defines (application/vnd.sqlite3): Stackline is then listed as one
 // more application for it, and its package does not claim the type's files.
 struct TraceMimeType {
-    std::string_view type;        // "application/x-stackline-trace"
-    std::string_view comment;     // "PyTorch profiler trace"
-    std::string_view glob;        // "*.pt.trace.json"
-    std::string_view subClassOf;  // "application/json"
+    std::string_view type;         // "application/x-stackline-trace"
+    std::string_view comment;      // "PyTorch profiler trace"
+    std::string_view glob;         // "*.pt.trace.json"
+    std::string_view subClassOf;   // "application/json"
     std::string_view genericIcon;  // "text-x-generic"
 };
 

@@ -29,7 +29,7 @@ struct ThreadNaming {
 };
 
 struct TraceMetadata {
-    std::map<DisplayKey, ProcessNaming> processes;                     // by pid
+    std::map<DisplayKey, ProcessNaming> processes;                      // by pid
     std::map<std::pair<DisplayKey, DisplayKey>, ThreadNaming> threads;  // by (pid, tid)
 
     // The scope of each instant event that is drawn across more than its own track: 'g' (every

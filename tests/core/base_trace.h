@@ -2,10 +2,10 @@
 // the bad-input tests: tst_refused_inputs, tst_malformed_events, tst_output_errors,
 // tst_fuzz_regressions), and deep nesting.
 //
-// The bad-input policy, checked by those tests on every row: bad input never crashes and never loses
-// data. What cannot be a trace (or kernel information) is refused with exit 2; a malformed event
-// inside a valid trace is reported by its index and the rest is processed (exit 0); output errors
-// exit 1. A run that dies on a signal counts as exit -1 and fails its row.
+// The bad-input policy, checked by those tests on every row: bad input never crashes and never
+// loses data. What cannot be a trace (or kernel information) is refused with exit 2; a malformed
+// event inside a valid trace is reported by its index and the rest is processed (exit 0); output
+// errors exit 1. A run that dies on a signal counts as exit -1 and fails its row.
 #pragma once
 
 #include <QByteArray>

@@ -24,9 +24,8 @@ QString patternList(const std::vector<std::string_view>& patterns) {
 QStringList tracesInFolder(const QString& folder) {
     const QDir dir(folder);
     QStringList out;
-    for (const QString& name :
-         dir.entryList(patternList(traceFilePatterns()).split(QLatin1Char(' ')), QDir::Files,
-                       QDir::Name)) {
+    for (const QString& name : dir.entryList(
+             patternList(traceFilePatterns()).split(QLatin1Char(' ')), QDir::Files, QDir::Name)) {
         const QString path = dir.absoluteFilePath(name);
         if (!looksLikeKernelInfo(path.toStdString())) out << path;
     }
@@ -37,9 +36,9 @@ QString traceFileDialogFilter() {
     QStringList filters{QObject::tr("Traces (%1)").arg(patternList(traceFilePatterns()))};
     if (traceFormats().size() > 1)
         for (const TraceFormat& f : traceFormats())
-            filters << QStringLiteral("%1 (%2)")
-                           .arg(QString::fromUtf8(f.name.data(), qsizetype(f.name.size())),
-                                patternList(f.patterns));
+            filters << QStringLiteral("%1 (%2)").arg(
+                QString::fromUtf8(f.name.data(), qsizetype(f.name.size())),
+                patternList(f.patterns));
     filters << QObject::tr("All files (*)");
     return filters.join(QStringLiteral(";;"));
 }

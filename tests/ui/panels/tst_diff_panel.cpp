@@ -273,7 +273,8 @@ private slots:
         QVERIFY(tabs->isTabVisible(tabs->indexOf(window.panel<DiffPanel>())));
         QCOMPARE(tabs->currentWidget(), window.panel<DiffPanel>());
         QTRY_VERIFY_WITH_TIMEOUT(!window.panel<DiffPanel>()->isComputing(), 30000);
-        QCOMPARE(cell(*window.panel<DiffPanel>()->lineTable()->view()->model(), 0, DiffLinesModel::Function),
+        QCOMPARE(cell(*window.panel<DiffPanel>()->lineTable()->view()->model(), 0,
+                      DiffLinesModel::Function),
                  QStringLiteral("attn"));
         // ProfilerStep#1 of both runs at the same time on the window's axis.
         auto stepStart = [&](const ViewedTrace& doc) {

@@ -322,7 +322,8 @@ private slots:
         QVERIFY(actions.front()->text().contains(QStringLiteral("softmax")));
         actions.front()->trigger();
         QCOMPARE(window_.tabs()->currentWidget(), window_.panel<KernelCodePanel>());
-        QVERIFY(window_.panel<KernelCodePanel>()->headingText().contains(QStringLiteral("softmax")));
+        QVERIFY(
+            window_.panel<KernelCodePanel>()->headingText().contains(QStringLiteral("softmax")));
         // A line that launched nothing lists nothing.
         window_.state()->showSource(QStringLiteral("/home/alice/proj/model.py"), 1);
         QVERIFY(button->isHidden());

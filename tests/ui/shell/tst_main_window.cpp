@@ -337,9 +337,9 @@ private slots:
             f.write(QByteArray::fromStdString(bench::encodeCuspyPftrace(
                 bench::cuspyLayoutOf(source, rankInfoOf(source).baseTimeNs))));
         }
-        QVERIFY(QFile::copy(QStringLiteral(STACKLINE_TEST_DATA
-                                           "/compiled_step.pt.trace.kernel_info.json"),
-                            tmp_.filePath(QStringLiteral("run.pftrace.kernel_info.json"))));
+        QVERIFY(QFile::copy(
+            QStringLiteral(STACKLINE_TEST_DATA "/compiled_step.pt.trace.kernel_info.json"),
+            tmp_.filePath(QStringLiteral("run.pftrace.kernel_info.json"))));
         QVERIFY(open(pf));
         QVERIFY(window_->document()->provenance.annotatedCount > 0);
         const QString gui = tmp_.filePath(QStringLiteral("gui.json"));

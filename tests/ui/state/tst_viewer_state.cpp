@@ -76,9 +76,10 @@ private slots:
         QVERIFY(window_->details()->statusLabelText().contains(QStringLiteral("unresolved")));
         const int u = window_->panel<UnresolvedPanel>()->markedSourceRow();
         QVERIFY(u >= 0);
-        QCOMPARE(static_cast<UnresolvedModel*>(window_->panel<UnresolvedPanel>()->proxy()->sourceModel())
-                     ->eventAt(u),
-                 unresolved_);
+        QCOMPARE(
+            static_cast<UnresolvedModel*>(window_->panel<UnresolvedPanel>()->proxy()->sourceModel())
+                ->eventAt(u),
+            unresolved_);
         const int k = window_->panel<KernelsPanel>()->markedSourceRow();
         QVERIFY(k >= 0);
         QCOMPARE(window_->panel<KernelsPanel>()->model()->entry(k).name,
@@ -117,7 +118,10 @@ private slots:
         QCOMPARE(window_->state()->selectedRow(doc_), unresolved_);
         expectSelectionOnTimeline(unresolved_);
         QCOMPARE(window_->details()->event(), unresolved_);
-        QCOMPARE(window_->panel<KernelsPanel>()->model()->entry(window_->panel<KernelsPanel>()->markedSourceRow()).name,
+        QCOMPARE(window_->panel<KernelsPanel>()
+                     ->model()
+                     ->entry(window_->panel<KernelsPanel>()->markedSourceRow())
+                     .name,
                  QStringLiteral("triton_red_fused_sum_1"));
     }
 
@@ -285,7 +289,8 @@ private:
         QVERIFY(h->kernelList()->count() > 0);
         QVERIFY(h->kernelList()->item(0)->text().contains(QStringLiteral("gelu")));
         // The Source pane shows the innermost frame.
-        QCOMPARE(window_->panel<SourceView>()->recordedFile(), QStringLiteral("/home/user/model.py"));
+        QCOMPARE(window_->panel<SourceView>()->recordedFile(),
+                 QStringLiteral("/home/user/model.py"));
         QCOMPARE(window_->panel<SourceView>()->line(), 81);
     }
 
