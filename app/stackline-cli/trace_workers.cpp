@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <new>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "base/file_system.h"
 #include "cli_options.h"
 #include "command_support.h"
 
@@ -39,6 +41,13 @@ struct TraceObserver : LoadObserver {
 void forEachTrace(const Args& a,
                   const std::function<void(std::size_t, PipelineInput&, LoadObserver&)>& load) {
     const std::size_t n = a.inputs.size();
+    // A file given twice (by any path) would count twice in the sum or the job.
+    std::map<std::pair<uint64_t, uint64_t>, std::size_t> firstOf;  // (device, inode) -> input
+    for (std::size_t i = 0; i < n; ++i)
+        if (const std::optional<FileStamp> s = fileStamp(a.inputs[i]))
+            if (auto [at, isNew] = firstOf.emplace(std::pair(s->device, s->inode), i); !isNew)
+                throw InputError(a.inputs[i] + ": the same file as " + a.inputs[at->second] +
+                                 ", given twice: it would count twice");
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = unsigned(std::min<std::size_t>(a.jobs ? a.jobs : cores, n));
     std::vector<std::string> errors(n);

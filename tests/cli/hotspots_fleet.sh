@@ -6,7 +6,8 @@
 #  - the merged result equals a multi-trace `hotspots --json` over the same traces, byte for byte;
 #  - the multi-trace total of every line (self ns, total ns, launches) and the annotated and
 #    unresolved time are the sums of the single-trace results, added up here by awk;
-#  - merge refuses a truncated result and a trace given twice, naming the file, with status 2.
+#  - merge refuses a truncated result and a trace given twice, naming the file, with status 2,
+#    and so does hotspots given the same trace twice.
 set -eu
 cli=$1
 out=$2
@@ -71,4 +72,12 @@ for bad in "$out/truncated.json" "$first"; do
         exit 1
     fi
 done
+# hotspots itself refuses a trace given twice, by another path too.
+status=0
+"$cli" hotspots --json "$3" "$(dirname "$3")/./$(basename "$3")" >/dev/null 2>"$out/error.txt" ||
+    status=$?
+if [ "$status" != 2 ] || ! grep -q "given twice" "$out/error.txt"; then
+    echo "hotspots of a trace given twice: status $status, message: $(cat "$out/error.txt")"
+    exit 1
+fi
 echo "merge of $count per-trace results equals hotspots over all $count traces"
