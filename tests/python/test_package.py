@@ -161,6 +161,27 @@ def test_annotate_report_and_diff_equal_the_clis(venv, stackline, tmp_path):
     assert stackline.diff(CORPUS, EXAMPLE) == cli_json(venv, "diff", CORPUS, EXAMPLE)
 
 
+def test_perfetto_trace_loads_and_annotates_as_the_cli(venv, stackline, tmp_path):
+    """The bundled example as PyTorch's Cuspy profiler writes it (.pftrace, by the tests'
+    generator): load reads it through the format table, its summary is the CLI's, and annotate
+    writes the CLI's annotated Chrome JSON; in place it is refused (OSError), the input as it was."""
+    pf = tmp_path / "run.pftrace"
+    subprocess.run([os.path.join(os.environ["STACKLINE_BUILD_DIR"], "tests", "bench", "make_pftrace"),
+                    EXAMPLE, str(pf)], check=True, capture_output=True)
+    trace = stackline.load(pf, kernel_info=EXAMPLE_KINFO)
+    assert trace.format == "perfetto"
+    assert trace.summary() == cli_json(venv, "summary", str(pf), "--kernel-info", EXAMPLE_KINFO)
+    trace.annotate(tmp_path / "py.json")
+    cli(venv, "annotate", str(pf), "--kernel-info", EXAMPLE_KINFO, "-o", str(tmp_path / "cli.json"))
+    assert (tmp_path / "py.json").read_bytes() == (tmp_path / "cli.json").read_bytes()
+    events = json.loads((tmp_path / "py.json").read_text())["traceEvents"]
+    assert sum("stack" in e.get("args", {}) for e in events) == trace.summary()["annotated_kernels"]
+    before = pf.read_bytes()
+    with pytest.raises(OSError, match="not rewritten in place"):
+        trace.annotate(pf, in_place=True)
+    assert pf.read_bytes() == before
+
+
 def test_trace_handler_writes_the_clis_stacks(venv, stackline, tmp_path, caplog):
     """stackline.trace_handler with the stand-in torch (fake_torch): the trace it leaves is the one
     `stackline-cli annotate` writes from Kineto's and the saved kernel information; a trace it
