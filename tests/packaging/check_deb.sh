@@ -117,6 +117,11 @@ grep -qx "80:$t_gz:\*\.pt\.trace\.json\.gz" "$work/data/mime/globs2" || fail "gl
 grep -qx "$t_json application/json" "$work/data/mime/subclasses" || fail "$t_json is not a subclass of application/json"
 grep -qx "$t_gz application/gzip" "$work/data/mime/subclasses" || fail "$t_gz is not a subclass of application/gzip"
 ok "MIME: globs *.pt.trace.json -> $t_json, *.pt.trace.json.gz -> $t_gz (weight 80)"
+# The Perfetto protobuf traces' own types, from the format table too.
+t_pf=application/x-perfetto-trace
+grep -q "^[0-9]*:$t_pf:\*\.pftrace$" "$work/data/mime/globs2" || fail "globs2 lacks *.pftrace"
+grep -q "^[0-9]*:$t_pf-gzip:\*\.pftrace\.gz$" "$work/data/mime/globs2" || fail "globs2 lacks *.pftrace.gz"
+ok "MIME: globs *.pftrace -> $t_pf, *.pftrace.gz -> $t_pf-gzip"
 
 if command -v gio >/dev/null 2>&1 && command -v update-desktop-database >/dev/null 2>&1; then
     # What a desktop sees after installation: the package's share folder first in XDG_DATA_DIRS.
@@ -126,6 +131,8 @@ if command -v gio >/dev/null 2>&1 && command -v update-desktop-database >/dev/nu
     cp "$src/resources/example/example.pt.trace.json" "$work/files/x.pt.trace.json"
     gzip -c "$work/files/x.pt.trace.json" >"$work/files/x.pt.trace.json.gz"
     echo '{"a": 1}' >"$work/files/plain.json"
+    printf '\n\002\010\001' >"$work/files/x.pftrace"  # a TracePacket's first bytes
+    gzip -c "$work/files/x.pftrace" >"$work/files/x.pftrace.gz"
     # The desktop entry's TryExec hides it unless "stackline" is on PATH: use the packaged
     # binary, or a stand-in when the GUI was not built.
     mkdir -p "$work/bin"
@@ -142,11 +149,12 @@ if command -v gio >/dev/null 2>&1 && command -v update-desktop-database >/dev/nu
     [ "$(type_of "$work/files/x.pt.trace.json")" = "$t_json" ] || fail "gio: x.pt.trace.json is $(type_of "$work/files/x.pt.trace.json")"
     [ "$(type_of "$work/files/x.pt.trace.json.gz")" = "$t_gz" ] || fail "gio: x.pt.trace.json.gz is $(type_of "$work/files/x.pt.trace.json.gz")"
     [ "$(type_of "$work/files/plain.json")" = application/json ] || fail "gio: plain.json is $(type_of "$work/files/plain.json")"
-    for t in $t_json $t_gz; do
+    [ "$(type_of "$work/files/x.pftrace.gz")" = "$t_pf-gzip" ] || fail "gio: x.pftrace.gz is $(type_of "$work/files/x.pftrace.gz")"
+    for t in $t_json $t_gz $t_pf-gzip; do
         run_gio mime "$t" | grep -q "Default application for .*$t.*: $app_id.desktop" \
             || { run_gio mime "$t" >&2; fail "gio: default application for $t is not $app_id.desktop"; }
     done
-    ok "gio: content types detected, default application $app_id.desktop for both"
+    ok "gio: content types detected (.pftrace.gz too), default application $app_id.desktop for each"
 else
     echo "note: gio/update-desktop-database not found, content-type checks skipped (libglib2.0-bin, desktop-file-utils)"
 fi
