@@ -6,7 +6,8 @@
 # and hotspots --folded byte for byte. The event and track counts differ by design: the JSON also
 # has metadata, profiler-span and instant events and their "Spans"/"Traces" tracks, which an
 # export has no counterpart of. annotate writes the export as Chrome JSON whose stacks give the
-# same hotspots --folded with no kernel information; --in-place is refused (exit 2).
+# same hotspots --folded with no kernel information and the JSON's absolute instants (its base
+# time is the session start's); --in-place is refused (exit 2).
 set -eu
 cli=$1
 make_export=$2
@@ -42,6 +43,22 @@ grep -q '"annotated_kernels": 70' "$out/summary.sqlite" || {
 if ! cmp -s "$out/folded.json" "$out/folded.annotated"; then
     echo "the annotated Chrome JSON's stacks give other hotspots than the JSON's:"
     diff "$out/folded.json" "$out/folded.annotated" | head -20
+    status=1
+fi
+# Its instants are the JSON's: baseTimeNanoseconds + ts of the first profiler step, in ns.
+instant() {  # FILE: the first ProfilerStep#2's absolute time
+    base=$(tr '\n' ' ' <"$1" | grep -o '"baseTimeNanoseconds": *[0-9]*' | grep -o '[0-9]*$')
+    ts=$(tr '\n' ' ' <"$1" |
+        grep -o '"name": *"ProfilerStep#2", *"pid": *[0-9]*, *"tid": *[0-9]*, *"ts": *[0-9.]*' |
+        head -n 1 | grep -o '[0-9.]*$')
+    us=${ts%.*}
+    frac=$(printf '%s000' "${ts#*.}" | cut -c1-3)
+    [ "$us" != "$ts" ] || frac=000
+    echo $((base + us * 1000 + 1$frac - 1000))
+}
+gzip -dc "$out/annotated.json.gz" >"$out/annotated.json"
+if [ -z "$(instant "$trace")" ] || [ "$(instant "$trace")" != "$(instant "$out/annotated.json")" ]; then
+    echo "the annotated JSON's first step is at $(instant "$out/annotated.json") ns, the JSON's at $(instant "$trace")"
     status=1
 fi
 code=0
