@@ -46,16 +46,7 @@ if ! cmp -s "$out/folded.json" "$out/folded.annotated"; then
     status=1
 fi
 # Its instants are the JSON's: baseTimeNanoseconds + ts of the first profiler step, in ns.
-instant() {  # FILE: the first ProfilerStep#2's absolute time
-    base=$(tr '\n' ' ' <"$1" | grep -o '"baseTimeNanoseconds": *[0-9]*' | grep -o '[0-9]*$')
-    ts=$(tr '\n' ' ' <"$1" |
-        grep -o '"name": *"ProfilerStep#2", *"pid": *[0-9]*, *"tid": *[0-9]*, *"ts": *[0-9.]*' |
-        head -n 1 | grep -o '[0-9.]*$')
-    us=${ts%.*}
-    frac=$(printf '%s000' "${ts#*.}" | cut -c1-3)
-    [ "$us" != "$ts" ] || frac=000
-    echo $((base + us * 1000 + 1$frac - 1000))
-}
+. "$(dirname "$0")/first_step_instant.sh"
 gzip -dc "$out/annotated.json.gz" >"$out/annotated.json"
 if [ -z "$(instant "$trace")" ] || [ "$(instant "$trace")" != "$(instant "$out/annotated.json")" ]; then
     echo "the annotated JSON's first step is at $(instant "$out/annotated.json") ns, the JSON's at $(instant "$trace")"

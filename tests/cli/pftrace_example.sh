@@ -16,7 +16,8 @@
 #    against the pftrace run finds no change;
 #  - kernel-code --trace gives the JSON's registers per thread;
 #  - annotate writes it as Chrome JSON whose stacks give the JSON's hotspots with no kernel
-#    information, and whose base time is the JSON's; --in-place is refused (exit 2).
+#    information, and whose first step is at the JSON's absolute instant; --in-place is refused
+#    (exit 2).
 set -eu
 cli=$1
 make_pftrace=$2
@@ -90,10 +91,10 @@ diff "$out/registers_seq.pt.trace.json.txt" "$out/registers_seq.pftrace.gz.txt" 
     fail "kernel-code's registers per thread of the pftrace differ from the JSON's"
 # annotate: Chrome JSON, read by the Kineto reader, whose stacks are the JSON run's.
 "$cli" annotate "$out/seq.pftrace.gz" --kernel-info "$kinfo" -o "$out/seq.annotated.json" 2>/dev/null
-grep -q '"baseTimeNanoseconds":' "$out/seq.annotated.json" || fail "the annotated JSON has no base time"
-[ "$(grep -o '"baseTimeNanoseconds": *[0-9]*' "$out/seq.pt.trace.json" | tr -d ' ')" = \
-    "$(grep -o '"baseTimeNanoseconds":[0-9]*' "$out/seq.annotated.json")" ] ||
-    fail "the annotated JSON's base time is not the JSON's"
+. "$(dirname "$0")/first_step_instant.sh"
+[ -n "$(instant "$out/seq.pt.trace.json")" ] &&
+    [ "$(instant "$out/seq.pt.trace.json")" = "$(instant "$out/seq.annotated.json")" ] ||
+    fail "the annotated JSON's first step is not at the JSON's instant"
 "$cli" hotspots --folded "$out/seq.annotated.json" >"$out/annotated.folded" 2>/dev/null
 "$cli" hotspots --folded --kernel-info "$kinfo" "$out/seq.pt.trace.json" >"$out/json.folded" 2>/dev/null
 diff "$out/json.folded" "$out/annotated.folded" ||
