@@ -184,14 +184,24 @@ public:
     }
 
 private:
-    void push(char phase, std::string_view name, std::optional<std::string_view> cat, KeyId pid,
-              KeyId tid, int64_t ts, std::optional<int64_t> dur, bool args) {
+    // The event table's id of a string of the decoded table, interned once rather than hashed
+    // again on every row (kernel names run to thousands of characters).
+    uint32_t fromTable(uint32_t id) {
+        if (poolIds_.empty()) poolIds_.assign(t_.strings.size(), UINT32_MAX);
+        uint32_t& e = poolIds_[id];
+        if (e == UINT32_MAX) e = ev_.strings.intern(t_.strings.at(id));
+        return e;
+    }
+
+    // name and cat: ids in the event table's pool.
+    void push(char phase, uint32_t name, std::optional<uint32_t> cat, KeyId pid, KeyId tid,
+              int64_t ts, std::optional<int64_t> dur, bool args) {
         ev_.begin.push_back(0);
         ev_.length.push_back(0);
         ev_.argsOffset.push_back(0);
         ev_.argsLength.push_back(0);
-        ev_.name.push_back(ev_.strings.intern(name));
-        ev_.cat.push_back(cat ? ev_.strings.intern(*cat) : 0);
+        ev_.name.push_back(name);
+        ev_.cat.push_back(cat.value_or(0));
         ev_.phase.push_back(phase);
         ev_.pid.push_back(pid);
         ev_.tid.push_back(tid);
@@ -221,9 +231,9 @@ private:
         usedThreads_.emplace(pid, tid);
         const SliceArgs args = sliceArgs(t_, bytes, i);
         const bool slice = te.type[i] != track_event::kTypeInstant;
-        const std::optional<std::string_view> cat =
-            te.category[i] ? std::optional(t_.strings.at(te.category[i])) : std::nullopt;
-        push(slice ? 'X' : 'i', t_.strings.at(te.name[i]), cat, ev_.keys.intKey(pid),
+        const std::optional<uint32_t> cat =
+            te.category[i] ? std::optional(fromTable(te.category[i])) : std::nullopt;
+        push(slice ? 'X' : 'i', fromTable(te.name[i]), cat, ev_.keys.intKey(pid),
              ev_.keys.intKey(tid), item.ts, slice ? std::optional(item.dur) : std::nullopt,
              args.any);
         if (args.externalId) ev_.externalId.back() = ev_.keys.intKey(*args.externalId);
@@ -241,7 +251,8 @@ private:
         const auto [gpu, stream] = stageLane(i);
         gpuLanes_.emplace(gpu, stream);
         const uint32_t name = st.kernel[i] ? st.kernel[i] : st.name[i];
-        push('X', t_.strings.at(name), stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i]),
+        push('X', fromTable(name),
+             ev_.strings.intern(stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i])),
              ev_.keys.intKey(gpu), ev_.keys.intKey(stream), st.ts[i], int64_t(st.duration[i]),
              true);
         sources.push(RowSource::RenderStage, i);
@@ -250,7 +261,8 @@ private:
     // An ac2g flow end on the row just pushed (a launch, or a render stage), id its event id.
     void addFlow(char phase, uint64_t eventId, int64_t ts, RowSources& sources) {
         const KeyId pid = ev_.pid.back(), tid = ev_.tid.back();
-        push(phase, "ac2g", "ac2g", pid, tid, ts, std::nullopt, false);
+        const uint32_t ac2g = ev_.strings.intern("ac2g");
+        push(phase, ac2g, ac2g, pid, tid, ts, std::nullopt, false);
         const uint32_t row = ev_.size() - 1;
         ev_.kinds[row].flowId = FlowIdStatus::Ok;
         ev_.flowIds.push(row, int64_t(eventId));
@@ -262,8 +274,8 @@ private:
         const std::string pid = "GPU " + std::to_string(c.gpu[i]) + " Counters";
         const std::string name = c.name[i] ? std::string(t_.strings.at(c.name[i]))
                                            : "counter " + std::to_string(c.counterId[i]);
-        push('C', name, std::nullopt, ev_.keys.stringKey(pid), ev_.keys.intKey(0), c.ts[i],
-             std::nullopt, true);
+        push('C', ev_.strings.intern(name), std::nullopt, ev_.keys.stringKey(pid),
+             ev_.keys.intKey(0), c.ts[i], std::nullopt, true);
         sources.push(RowSource::GpuCounter, i);
     }
 
@@ -273,8 +285,8 @@ private:
         const auto [pid, tid] = ids_.of(t_.events.track[row]);
         const std::string_view name =
             track && track->name ? t_.strings.at(track->name) : t_.strings.at(t_.events.name[row]);
-        push('C', name, std::nullopt, ev_.keys.intKey(pid), ev_.keys.intKey(tid), ts, std::nullopt,
-             true);
+        push('C', ev_.strings.intern(name), std::nullopt, ev_.keys.intKey(pid),
+             ev_.keys.intKey(tid), ts, std::nullopt, true);
         sources.push(RowSource::TrackCounter, i);
     }
 
@@ -313,6 +325,7 @@ private:
     const LoadOptions& options_;
     int64_t base_ = 0;
     std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
+    std::vector<uint32_t> poolIds_;  // by decoded-table string id: fromTable's cache
 };
 
 }  // namespace
