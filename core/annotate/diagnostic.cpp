@@ -98,6 +98,8 @@ DiagnosticKind diagnosticKindOf(DiagnosticMessage m) {
             return K::ForwardRegionNotFound;
         case M::ForwardBySequenceNumber:
             return K::ForwardBySequenceNumber;
+        case M::TraceReaderNote:
+            return K::TraceReader;
         case M::NotAnObject:
         case M::KernelNotAnObject:
         case M::CatIsContainer:
@@ -146,6 +148,7 @@ std::string Diagnostics::message(const Diagnostic& d, const EventTable& events) 
     switch (d.message) {
         case M::KernelInfoNote:
         case M::KernelInfoUnreadable:
+        case M::TraceReaderNote:
             return std::string(texts_.at(d.name));
         case M::NoRegionNoTriton:
             return "The trace has neither a compiled region (no \"" +

@@ -27,6 +27,7 @@ enum class DiagnosticKind : uint8_t {
     RegionWithoutKernelInfo,
     ForwardRegionNotFound,
     ForwardBySequenceNumber,
+    TraceReader,
     // Errors: one event or key the reference would have raised on
     MalformedEvent,
     MissingUid,
@@ -75,6 +76,10 @@ inline constexpr DiagnosticKindInfo kDiagnosticKinds[] = {
      "The trace's format writes no fwdbwd flows (PyTorch's Cuspy profiler drops them), so this "
      "backward region's forward op was taken to be the forward op of its \"Sequence number\" on "
      "another thread, the latest to start before it, as Kineto pairs them."},
+    {DiagnosticKind::TraceReader, "trace_reader", Severity::Warning,
+     "What reading the trace skipped or could not resolve (packets of kinds Stackline does not "
+     "read, interned ids without their entry, GPU kernels that no launch points at); the rest of "
+     "the trace is read as usual."},
     {DiagnosticKind::MalformedEvent, "malformed_event", Severity::Error,
      "The event is not a JSON object or has a field of a type the reference cannot use; it is left "
      "as it is."},
@@ -146,6 +151,7 @@ enum class DiagnosticMessage : uint8_t {
     RegionWithoutKernelInfo,  // region_without_kernel_info: EVENT (the region), NAME (looked up)
     ForwardRegionNotFound,    // forward_region_not_found: EVENT
     ForwardBySequenceNumber,  // forward_by_sequence_number: NAME (of the backward region), EVENT
+    TraceReaderNote,          // trace_reader: text
     NotAnObject,              // malformed_event: EVENT; left as it is
     KernelNotAnObject,        // malformed_event: EVENT
     CatIsContainer,           // malformed_event: EVENT

@@ -537,13 +537,16 @@ private:
 
 }  // namespace
 
-// What loading the kernel information had to decide (KernelInfo::notes), then why it cannot apply
+// What reading the trace skipped (Trace::notes), what loading the kernel information had to decide
+// (KernelInfo::notes), then why it cannot apply
 // to a trace without compiled regions: Stackline's warnings, ahead of the processor's own; none
 // for a registry file applied to a trace with regions, so the reference's warnings stay as they
 // are.
 static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo,
                                                Diagnostics& diagnostics) {
     std::vector<Diagnostic> notes;
+    for (const std::string& note : trace.notes)
+        notes.emplace_back(DiagnosticMessage::TraceReaderNote, kNoRow, diagnostics.text(note));
     for (const std::string& note : kernelInfo.notes())
         notes.emplace_back(DiagnosticMessage::KernelInfoNote, kNoRow, diagnostics.text(note));
     for (const Diagnostic& d : noCompiledRegionWarnings(trace, kernelInfo)) notes.push_back(d);

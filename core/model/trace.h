@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/file_system.h"
 #include "base/progress.h"
@@ -34,6 +35,9 @@ struct Trace {
     TraceMetadata metadata;
     std::shared_ptr<const ArgsReader> argsReader;  // none: no event has args
     TraceInfo info;
+    // What the reader skipped or could not resolve, a sentence each, for the trace_reader
+    // diagnostics; empty when it read everything.
+    std::vector<std::string> notes;
 
     EventArgs args(uint32_t row) const { return EventArgs(*this, row); }
 

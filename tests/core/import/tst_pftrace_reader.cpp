@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "analysis/job_steps.h"
+#include "annotate/provenance.h"
 #include "base/errors.h"
 #include "cuspy_pftrace_writer.h"
 #include "import/trace_formats.h"
@@ -178,6 +179,31 @@ private slots:
         const Trace t = readBytes(unknown + bytes + other);
         QCOMPARE(t.events.size(), uint32_t(1));
         QCOMPARE(t.events.nameOf(0), std::string_view("A"));
+        // ... with a note, which provenance reports as a trace_reader warning.
+        QCOMPARE(t.notes.size(), size_t(1));
+        QVERIFY2(t.notes[0].find("2 packets of kinds Stackline does not read were skipped") == 0 &&
+                     t.notes[0].find("77: 1, 900: 1") != std::string::npos,
+                 t.notes[0].c_str());
+        const Provenance p = runProvenance(t, KernelInfo{});
+        QCOMPARE(p.diagnostics.size(), size_t(1));
+        QCOMPARE(p.diagnostics[0].kindName(), std::string_view("trace_reader"));
+        QCOMPARE(p.diagnostics.message(p.diagnostics[0], t.events), t.notes[0]);
+        QVERIFY(readBytes(bytes).notes.empty());
+    }
+
+    // A kernel no launch points at, and a trace without slices, are said, not silently dropped.
+    void unreachableKernelsAreNoted() {
+        const std::string json =
+            R"({"traceEvents": [{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,)"
+            R"("dur":2,"args":{"device":0,"stream":7,"correlation":5}}]})";
+        const Trace t = readBytes(pftraceOf(test::traceFrom(json)));
+        QCOMPARE(t.events.size(), uint32_t(1));
+        const std::vector<std::string> want = {
+            "The trace has no TrackEvent slices: no CPU op, launch or compiled region that a "
+            "kernel could be reached from",
+            "1 GPU kernel is linked to no launch (no render_stage_submission_event_ids point at "
+            "it): provenance cannot reach it"};
+        QCOMPARE(t.notes, want);
     }
 
     // A truncated or corrupt file is refused naming the file and the byte.
