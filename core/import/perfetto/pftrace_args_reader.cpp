@@ -119,15 +119,16 @@ public:
                                   else
                                       json::appendString(out, text);
                               });
-        const ordered launch = renderStageLaunch(table_, trace.text(), i);
-        for (const auto& [key, value] : launch.items()) {
-            if (std::find(keys.begin(), keys.end(), key) != keys.end()) repeated = true;
-            if (!keys.empty()) out += ',';
-            keys.emplace_back(key);
-            json::appendString(out, key);
-            out += ':';
-            out += value.dump(-1, ' ', false, ordered::error_handler_t::replace);
-        }
+        visitRenderStageLaunch(table_, trace.text(), i,
+                               [&](std::string_view key, const LaunchValue& value) {
+                                   if (std::find(keys.begin(), keys.end(), key) != keys.end())
+                                       repeated = true;
+                                   if (!keys.empty()) out += ',';
+                                   keys.emplace_back(key);
+                                   json::appendString(out, key);
+                                   out += ':';
+                                   appendLaunchValue(out, value);
+                               });
         out += '}';
         if (!repeated) return;
         out.resize(start);

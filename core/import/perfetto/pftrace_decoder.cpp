@@ -439,21 +439,20 @@ nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::stri
     }
 }
 
-nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_view bytes,
-                                         uint32_t row) {
+void visitRenderStageLaunch(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                            const std::function<void(std::string_view, const LaunchValue&)>& f) {
     using namespace render_stage;
-    nlohmann::ordered_json out = nlohmann::ordered_json::object();
     const RenderStages& st = table.stages;
     const AnnotationNames* names = generationOf(table, st.generation[row]);
     auto dim3 = [](std::string_view b) {
-        uint32_t d[3] = {0, 0, 0};
+        LaunchValue d{LaunchValue::Kind::Dim3};
         WireReader r(b);
         while (r.next())
             if (r.field() >= 1 && r.field() <= 3 && r.type() == WireType::Varint)
-                d[r.field() - 1] = uint32_t(r.varint());
+                d.dim[r.field() - 1] = uint32_t(r.varint());
             else
                 r.skip();
-        return nlohmann::ordered_json::array({d[0], d[1], d[2]});
+        return d;
     };
     try {
         WireReader r(bytes.substr(st.offset[row], st.length[row]));
@@ -468,37 +467,42 @@ nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_
                     l.skip();
                     continue;
                 }
-                const uint32_t f = l.field();
+                const uint32_t field = l.field();
                 const std::string_view v = l.bytes();
-                if (f == kLaunchGridSize) {
-                    out["grid"] = dim3(v);
-                } else if (f == kLaunchWorkgroupSize) {
-                    out["block"] = dim3(v);
-                } else if (f == kLaunchArgs) {
+                if (field == kLaunchGridSize) {
+                    f("grid", dim3(v));
+                } else if (field == kLaunchWorkgroupSize) {
+                    f("block", dim3(v));
+                } else if (field == kLaunchArgs) {
                     std::string_view name;
-                    nlohmann::ordered_json value;
+                    LaunchValue value;  // Kind::None until a value field
                     WireReader a(v);
                     while (a.next()) {
                         const uint32_t g = a.field();
-                        if (g == kArgNameIid && a.type() == WireType::Varint)
+                        if (g == kArgNameIid && a.type() == WireType::Varint) {
                             name = pooled(table, names ? &names->computeArgs : nullptr, a.varint());
-                        else if (g == kArgIntValue && a.type() == WireType::Varint)
-                            value = int64_t(a.varint());
-                        else if (g == kArgUintValue && a.type() == WireType::Varint)
-                            value = a.varint();
-                        else if (g == kArgDoubleValue && a.type() == WireType::Fixed64)
-                            value = a.real();
-                        else if (g == kArgName && a.type() == WireType::Bytes)
+                        } else if (g == kArgIntValue && a.type() == WireType::Varint) {
+                            value.kind = LaunchValue::Kind::Int;
+                            value.integer = int64_t(a.varint());
+                        } else if (g == kArgUintValue && a.type() == WireType::Varint) {
+                            value.kind = LaunchValue::Kind::Uint;
+                            value.unsignedInteger = a.varint();
+                        } else if (g == kArgDoubleValue && a.type() == WireType::Fixed64) {
+                            value.kind = LaunchValue::Kind::Double;
+                            value.real = a.real();
+                        } else if (g == kArgName && a.type() == WireType::Bytes) {
                             name = a.bytes();
-                        else if (g == kArgStringValue && a.type() == WireType::Bytes)
-                            value = std::string(a.bytes());
-                        else
+                        } else if (g == kArgStringValue && a.type() == WireType::Bytes) {
+                            value.kind = LaunchValue::Kind::String;
+                            value.text = a.bytes();
+                        } else {
                             a.skip();
+                        }
                     }
-                    if (name.empty() || value.is_null()) continue;
+                    if (name.empty() || value.kind == LaunchValue::Kind::None) continue;
                     // Kineto's name for the one arg both give.
-                    out[name == "registers_per_thread" ? std::string(kineto::kRegistersPerThreadArg)
-                                                       : std::string(name)] = std::move(value);
+                    f(name == "registers_per_thread" ? kineto::kRegistersPerThreadArg : name,
+                      value);
                 }
             }
         }
@@ -506,6 +510,62 @@ nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_
         throw InputError(table.name + ": byte " + std::to_string(st.offset[row]) +
                          ": corrupt kernel launch (" + e.what() + ")");
     }
+}
+
+void appendLaunchValue(std::string& out, const LaunchValue& v) {
+    char digits[24];
+    switch (v.kind) {
+        case LaunchValue::Kind::Dim3:
+            out += '[';
+            for (int d = 0; d < 3; ++d) {
+                if (d) out += ',';
+                out.append(digits, std::to_chars(digits, digits + sizeof digits, v.dim[d]).ptr);
+            }
+            out += ']';
+            break;
+        case LaunchValue::Kind::Int:
+            out.append(digits, std::to_chars(digits, digits + sizeof digits, v.integer).ptr);
+            break;
+        case LaunchValue::Kind::Uint:
+            out.append(digits,
+                       std::to_chars(digits, digits + sizeof digits, v.unsignedInteger).ptr);
+            break;
+        case LaunchValue::Kind::Double:
+            json::appendDouble(out, v.real);
+            break;
+        case LaunchValue::Kind::String:
+            json::appendString(out, v.text);
+            break;
+        case LaunchValue::Kind::None:
+            out += "null";
+    }
+}
+
+nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_view bytes,
+                                         uint32_t row) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    visitRenderStageLaunch(table, bytes, row, [&](std::string_view key, const LaunchValue& v) {
+        nlohmann::ordered_json& slot = out[std::string(key)];
+        switch (v.kind) {
+            case LaunchValue::Kind::Dim3:
+                slot = {v.dim[0], v.dim[1], v.dim[2]};
+                break;
+            case LaunchValue::Kind::Int:
+                slot = v.integer;
+                break;
+            case LaunchValue::Kind::Uint:
+                slot = v.unsignedInteger;
+                break;
+            case LaunchValue::Kind::Double:
+                slot = v.real;
+                break;
+            case LaunchValue::Kind::String:
+                slot = std::string(v.text);
+                break;
+            case LaunchValue::Kind::None:
+                break;
+        }
+    });
     return out;
 }
 

@@ -46,6 +46,21 @@ nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::stri
 // names; an empty object when the stage has none.
 nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_view bytes,
                                          uint32_t row);
+// One value of the launch: a Dim3 (grid, block) or one arg's value.
+struct LaunchValue {
+    enum class Kind : uint8_t { None, Dim3, Int, Uint, Double, String };
+    Kind kind = Kind::None;
+    uint32_t dim[3] = {0, 0, 0};
+    int64_t integer = 0;
+    uint64_t unsignedInteger = 0;
+    double real = 0;
+    std::string_view text;  // into the trace's bytes
+};
+// Calls f(key, value) for each of the launch's values under renderStageLaunch's keys, in order.
+void visitRenderStageLaunch(const PftraceTable& table, std::string_view bytes, uint32_t row,
+                            const std::function<void(std::string_view, const LaunchValue&)>& f);
+// A value's JSON text as renderStageLaunch's dump writes it.
+void appendLaunchValue(std::string& out, const LaunchValue& value);
 // Calls f(name, value) for each extra_data entry, in file order.
 void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,
                            const std::function<void(std::string_view, std::string_view)>& f);
