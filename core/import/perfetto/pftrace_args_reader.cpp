@@ -100,20 +100,21 @@ public:
         if (sources_.kind(row) != RowSource::RenderStage)
             return ArgsReader::appendJson(trace, row, out);
         // value()'s object (extra_data, then the launch), written as it goes unless a name
-        // repeats.
+        // repeats. The keys point into the trace's bytes or are literals.
         const std::size_t start = out.size();
-        std::vector<std::string> keys;
+        std::vector<std::string_view> keys;
         bool repeated = false;
+        auto member = [&](std::string_view key) {
+            repeated |= std::find(keys.begin(), keys.end(), key) != keys.end();
+            if (!keys.empty()) out += ',';
+            keys.push_back(key);
+            json::appendString(out, key);
+            out += ':';
+        };
         out += '{';
         visitRenderStageExtra(table_, trace.text(), i,
                               [&](std::string_view name, std::string_view text) {
-                                  const std::string_view key = kinetoName(name);
-                                  if (std::find(keys.begin(), keys.end(), key) != keys.end())
-                                      repeated = true;
-                                  if (!keys.empty()) out += ',';
-                                  keys.emplace_back(key);
-                                  json::appendString(out, key);
-                                  out += ':';
+                                  member(kinetoName(name));
                                   if (std::optional<int64_t> v = integerText(text))
                                       out += std::to_string(*v);
                                   else
@@ -121,12 +122,7 @@ public:
                               });
         visitRenderStageLaunch(table_, trace.text(), i,
                                [&](std::string_view key, const LaunchValue& value) {
-                                   if (std::find(keys.begin(), keys.end(), key) != keys.end())
-                                       repeated = true;
-                                   if (!keys.empty()) out += ',';
-                                   keys.emplace_back(key);
-                                   json::appendString(out, key);
-                                   out += ':';
+                                   member(key);
                                    appendLaunchValue(out, value);
                                });
         out += '}';
@@ -143,10 +139,19 @@ public:
                 return trackEventInteger(table_, trace.text(), i, key);
             case RowSource::RenderStage: {
                 // The launch's args come after extra_data's, so theirs stay.
-                const ordered launch = renderStageLaunch(table_, trace.text(), i);
-                if (const auto it = launch.find(key); it != launch.end())
-                    return it->is_number_integer() ? std::optional(it->get<int64_t>())
-                                                   : std::nullopt;
+                bool inLaunch = false;
+                std::optional<int64_t> launched;
+                visitRenderStageLaunch(table_, trace.text(), i,
+                                       [&](std::string_view name, const LaunchValue& v) {
+                                           if (name != key) return;
+                                           inLaunch = true;
+                                           launched.reset();
+                                           if (v.kind == LaunchValue::Kind::Int)
+                                               launched = v.integer;
+                                           else if (v.kind == LaunchValue::Kind::Uint)
+                                               launched = int64_t(v.unsignedInteger);
+                                       });
+                if (inLaunch) return launched;
                 // Else the last entry that extraAsArgs names key.
                 std::optional<int64_t> found;
                 visitRenderStageExtra(table_, trace.text(), i,

@@ -39,81 +39,135 @@ std::string_view pooled(const PftraceTable& table,
     return it == map->end() ? std::string_view() : table.strings.at(it->second);
 }
 
-// One DebugAnnotation: its name and its value.
-std::pair<std::string, nlohmann::ordered_json> annotation(const PftraceTable& table,
-                                                          const AnnotationNames* names,
-                                                          std::string_view bytes, int depth) {
-    using namespace debug_annotation;
-    std::string name;
-    nlohmann::ordered_json value;  // null until a value field
-    nlohmann::ordered_json dict = nlohmann::ordered_json::object(),
-                           array = nlohmann::ordered_json::array();
+// What one DebugAnnotation holds, read in one pass: its name (the last name field, inline or
+// interned), its last scalar value, and whether it has dict entries or array values, which (below
+// depth 64) stand for its value instead: dict entries over array values over the scalar. The args
+// as a DOM, as text and one integer of them all read annotations through it.
+struct AnnotationFields {
+    std::string_view name;
+    uint32_t scalar = 0;  // the field that set the last scalar value; 0: none (null)
+    uint64_t varint = 0;
+    double real = 0;
+    std::string_view text;
     bool isDict = false, isArray = false;
+};
+
+AnnotationFields scanAnnotation(const PftraceTable& table, const AnnotationNames* names,
+                                std::string_view bytes, int depth) {
+    using namespace debug_annotation;
+    AnnotationFields a;
     WireReader r(bytes);
     while (r.next()) {
         const uint32_t f = r.field();
         const WireType t = r.type();
         if (t == WireType::Varint) {
             const uint64_t v = r.varint();
-            if (f == kNameIid)
-                name = pooled(table, names ? &names->names : nullptr, v);
-            else if (f == kBoolValue)
-                value = v != 0;
-            else if (f == kUintValue)
-                value = v;
-            else if (f == kIntValue)
-                value = int64_t(v);
-            else if (f == kPointerValue) {
-                char hex[24];
-                std::snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)v);
-                value = hex;
-            } else if (f == kStringValueIid) {
-                value = std::string(pooled(table, names ? &names->strings : nullptr, v));
+            if (f == kNameIid) {
+                a.name = pooled(table, names ? &names->names : nullptr, v);
+            } else if (f == kBoolValue || f == kUintValue || f == kIntValue || f == kPointerValue ||
+                       f == kStringValueIid) {
+                a.scalar = f;
+                a.varint = v;
             }
         } else if (t == WireType::Fixed64 && f == kDoubleValue) {
-            value = r.real();
+            a.scalar = f;
+            a.real = r.real();
         } else if (t == WireType::Bytes) {
             const std::string_view v = r.bytes();
             if (f == kName) {
-                name = v;
+                a.name = v;
             } else if (f == kStringValue || f == kLegacyJsonValue) {
-                value = std::string(v);
-            } else if ((f == kDictEntries || f == kArrayValues) && depth < 64) {
-                auto [key, inner] = annotation(table, names, v, depth + 1);
-                if (f == kDictEntries) {
-                    isDict = true;
-                    dict[key] = std::move(inner);
-                } else {
-                    isArray = true;
-                    array.push_back(std::move(inner));
-                }
+                a.scalar = f;
+                a.text = v;
+            } else if (depth < 64) {
+                a.isDict |= f == kDictEntries;
+                a.isArray |= f == kArrayValues;
             }
         } else {
             r.skip();
         }
     }
-    if (isDict)
-        value = std::move(dict);
-    else if (isArray)
-        value = std::move(array);
-    return {std::move(name), std::move(value)};
+    return a;
+}
+
+// Calls f(entry bytes) for each dict entry (isDict) or array value of an annotation.
+template <typename F>
+void forEachEntry(std::string_view bytes, const AnnotationFields& a, F&& f) {
+    const uint32_t entries =
+        a.isDict ? debug_annotation::kDictEntries : debug_annotation::kArrayValues;
+    WireReader r(bytes);
+    while (r.next())
+        if (r.field() == entries && r.type() == WireType::Bytes)
+            f(r.bytes());
+        else
+            r.skip();
+}
+
+// Calls f(names, annotation bytes) for each debug annotation of TrackEvent row, in file order.
+template <typename F>
+void forEachAnnotation(const PftraceTable& table, std::string_view bytes, uint32_t row, F&& f) {
+    const TrackEvents& ev = table.events;
+    const AnnotationNames* names = generationOf(table, ev.generation[row]);
+    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
+    while (r.next())
+        if (r.field() == track_event::kDebugAnnotations && r.type() == WireType::Bytes)
+            f(names, r.bytes());
+        else
+            r.skip();
+}
+
+std::string pointerText(uint64_t v) {
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)v);
+    return hex;
+}
+
+// One DebugAnnotation's value as a DOM. A dict's repeated name keeps its first place and its last
+// value, as a Python dict would.
+nlohmann::ordered_json annotationValue(const PftraceTable& table, const AnnotationNames* names,
+                                       std::string_view bytes, const AnnotationFields& a,
+                                       int depth) {
+    using namespace debug_annotation;
+    using Json = nlohmann::ordered_json;
+    if (a.isDict || a.isArray) {
+        Json out = a.isDict ? Json::object() : Json::array();
+        forEachEntry(bytes, a, [&](std::string_view entry) {
+            const AnnotationFields e = scanAnnotation(table, names, entry, depth + 1);
+            Json value = annotationValue(table, names, entry, e, depth + 1);
+            if (a.isDict)
+                out[std::string(e.name)] = std::move(value);
+            else
+                out.push_back(std::move(value));
+        });
+        return out;
+    }
+    switch (a.scalar) {
+        case kBoolValue:
+            return a.varint != 0;
+        case kUintValue:
+            return a.varint;
+        case kIntValue:
+            return int64_t(a.varint);
+        case kPointerValue:
+            return pointerText(a.varint);
+        case kStringValueIid:
+            return std::string(pooled(table, names ? &names->strings : nullptr, a.varint));
+        case kDoubleValue:
+            return a.real;
+        case kStringValue:
+        case kLegacyJsonValue:
+            return std::string(a.text);
+    }
+    return nullptr;
 }
 
 nlohmann::ordered_json readTrackEventArgs(const PftraceTable& table, std::string_view bytes,
                                           uint32_t row) {
-    const TrackEvents& ev = table.events;
     nlohmann::ordered_json args = nlohmann::ordered_json::object();
-    const std::string_view event = bytes.substr(ev.offset[row], ev.length[row]);
-    const AnnotationNames* names = generationOf(table, ev.generation[row]);
-    WireReader r(event);
-    while (r.next()) {
-        if (r.field() == track_event::kDebugAnnotations && r.type() == WireType::Bytes) {
-            auto [key, value] = annotation(table, names, r.bytes(), 0);
-            args[key] = std::move(value);
-        } else {
-            r.skip();
-        }
-    }
+    forEachAnnotation(table, bytes, row, [&](const AnnotationNames* names, std::string_view a) {
+        const AnnotationFields fields = scanAnnotation(table, names, a, 0);
+        args[std::string(fields.name)] = annotationValue(table, names, a, fields, 0);
+    });
     return args;
 }
 
@@ -136,141 +190,81 @@ private:
     std::size_t count_ = 0;
 };
 
-// A DebugAnnotation's name (the last name field, inline or interned), as annotation() reads it.
-std::string_view annotationName(const PftraceTable& table, const AnnotationNames* names,
-                                std::string_view bytes) {
+// annotationValue's JSON text, the same bytes as its dump. False, with out unspecified, where an
+// object would repeat a name (then the DOM decides which value stays).
+bool appendAnnotationValue(const PftraceTable& table, const AnnotationNames* names,
+                           std::string_view bytes, const AnnotationFields& a, int depth,
+                           std::string& out) {
     using namespace debug_annotation;
-    std::string_view name;
-    WireReader r(bytes);
-    while (r.next()) {
-        if (r.field() == kNameIid && r.type() == WireType::Varint)
-            name = pooled(table, names ? &names->names : nullptr, r.varint());
-        else if (r.field() == kName && r.type() == WireType::Bytes)
-            name = r.bytes();
-        else
-            r.skip();
-    }
-    return name;
-}
-
-// One DebugAnnotation's value as JSON text, the same bytes as dumping annotation()'s value:
-// dict entries (an object) over array values over the last scalar. False, with out unspecified,
-// where an object would repeat a name (then the DOM decides which value stays).
-bool appendAnnotation(const PftraceTable& table, const AnnotationNames* names,
-                      std::string_view bytes, int depth, std::string& out) {
-    using namespace debug_annotation;
-    uint32_t scalar = 0;  // the field of the last scalar value, 0: none (null)
-    uint64_t varint = 0;
-    double real = 0;
-    std::string_view text;
-    bool isDict = false, isArray = false;
-    WireReader r(bytes);
-    while (r.next()) {
-        const uint32_t f = r.field();
-        const WireType t = r.type();
-        if (t == WireType::Varint) {
-            const uint64_t v = r.varint();
-            if (f == kBoolValue || f == kUintValue || f == kIntValue || f == kPointerValue ||
-                f == kStringValueIid) {
-                scalar = f;
-                varint = v;
-            }
-        } else if (t == WireType::Fixed64 && f == kDoubleValue) {
-            scalar = f;
-            real = r.real();
-        } else if (t == WireType::Bytes) {
-            const std::string_view v = r.bytes();
-            if (f == kStringValue || f == kLegacyJsonValue) {
-                scalar = f;
-                text = v;
-            } else if (depth < 64) {
-                isDict |= f == kDictEntries;
-                isArray |= f == kArrayValues;
-            }
-        } else {
-            r.skip();
-        }
-    }
-    if (isDict || isArray) {
-        const uint32_t entries = isDict ? kDictEntries : kArrayValues;
+    if (a.isDict || a.isArray) {
         ObjectKeys keys;
-        out += isDict ? '{' : '[';
-        bool first = true;
-        WireReader e(bytes);
-        while (e.next()) {
-            if (e.field() != entries || e.type() != WireType::Bytes) {
-                e.skip();
-                continue;
-            }
+        bool first = true, ok = true;
+        out += a.isDict ? '{' : '[';
+        forEachEntry(bytes, a, [&](std::string_view entry) {
+            if (!ok) return;
+            const AnnotationFields e = scanAnnotation(table, names, entry, depth + 1);
             if (!first) out += ',';
             first = false;
-            const std::string_view entry = e.bytes();
-            if (isDict) {
-                const std::string_view key = annotationName(table, names, entry);
-                if (!keys.add(key)) return false;
-                json::appendString(out, key);
+            if (a.isDict) {
+                ok = keys.add(e.name);
+                json::appendString(out, e.name);
                 out += ':';
             }
-            if (!appendAnnotation(table, names, entry, depth + 1, out)) return false;
-        }
-        out += isDict ? '}' : ']';
-        return true;
+            ok = ok && appendAnnotationValue(table, names, entry, e, depth + 1, out);
+        });
+        out += a.isDict ? '}' : ']';
+        return ok;
     }
     char digits[24];
-    switch (scalar) {
+    switch (a.scalar) {
         case 0:
             out += "null";
             break;
         case kBoolValue:
-            out += varint ? "true" : "false";
+            out += a.varint ? "true" : "false";
             break;
         case kUintValue:
-            out.append(digits, std::to_chars(digits, digits + sizeof digits, varint).ptr);
+            out.append(digits, std::to_chars(digits, digits + sizeof digits, a.varint).ptr);
             break;
         case kIntValue:
-            out.append(digits, std::to_chars(digits, digits + sizeof digits, int64_t(varint)).ptr);
+            out.append(digits,
+                       std::to_chars(digits, digits + sizeof digits, int64_t(a.varint)).ptr);
             break;
         case kPointerValue:
-            std::snprintf(digits, sizeof digits, "0x%llx", (unsigned long long)varint);
-            json::appendString(out, digits);
+            json::appendString(out, pointerText(a.varint));
             break;
         case kStringValueIid:
-            json::appendString(out, pooled(table, names ? &names->strings : nullptr, varint));
+            json::appendString(out, pooled(table, names ? &names->strings : nullptr, a.varint));
             break;
         case kDoubleValue:
-            json::appendDouble(out, real);
+            json::appendDouble(out, a.real);
             break;
         default:
-            json::appendString(out, text);
+            json::appendString(out, a.text);
     }
     return true;
 }
 
 bool appendTrackEventArgs(const PftraceTable& table, std::string_view bytes, uint32_t row,
                           std::string& out) {
-    const TrackEvents& ev = table.events;
-    const AnnotationNames* names = generationOf(table, ev.generation[row]);
     ObjectKeys keys;
+    bool ok = true;
     out += '{';
-    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
-    while (r.next()) {
-        if (r.field() != track_event::kDebugAnnotations || r.type() != WireType::Bytes) {
-            r.skip();
-            continue;
-        }
-        const std::string_view annotation = r.bytes();
-        const std::string_view key = annotationName(table, names, annotation);
+    forEachAnnotation(table, bytes, row, [&](const AnnotationNames* names, std::string_view a) {
+        if (!ok) return;
+        const AnnotationFields fields = scanAnnotation(table, names, a, 0);
         if (!keys.empty()) out += ',';
-        if (!keys.add(key)) return false;
-        json::appendString(out, key);
+        ok = keys.add(fields.name);
+        json::appendString(out, fields.name);
         out += ':';
-        if (!appendAnnotation(table, names, annotation, 0, out)) return false;
-    }
+        ok = ok && appendAnnotationValue(table, names, a, fields, 0, out);
+    });
     out += '}';
-    return true;
+    return ok;
 }
 
-// Calls f(name, value) for each extra_data entry of render stage row, in file order.
+// Calls f(name, value) for each extra_data entry of render stage row, in file order; both point
+// into bytes.
 template <typename F>
 void forEachExtra(const PftraceTable& table, std::string_view bytes, uint32_t row, F&& f) {
     const RenderStages& st = table.stages;
@@ -280,7 +274,7 @@ void forEachExtra(const PftraceTable& table, std::string_view bytes, uint32_t ro
             r.skip();
             continue;
         }
-        std::string name, value;
+        std::string_view name, value;  // into bytes
         WireReader d(r.bytes());
         while (d.next()) {
             if (d.type() != WireType::Bytes)
@@ -292,7 +286,7 @@ void forEachExtra(const PftraceTable& table, std::string_view bytes, uint32_t ro
             else
                 d.skip();
         }
-        f(std::move(name), std::move(value));
+        f(name, value);
     }
 }
 
@@ -302,47 +296,14 @@ void forEachExtra(const PftraceTable& table, std::string_view bytes, uint32_t ro
 std::optional<int64_t> readTrackEventInteger(const PftraceTable& table, std::string_view bytes,
                                              uint32_t row, std::string_view key) {
     using namespace debug_annotation;
-    const TrackEvents& ev = table.events;
-    const AnnotationNames* names = generationOf(table, ev.generation[row]);
     std::optional<int64_t> found;
-    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
-    while (r.next()) {
-        if (r.field() != track_event::kDebugAnnotations || r.type() != WireType::Bytes) {
-            r.skip();
-            continue;
-        }
-        std::string_view name;
-        std::optional<int64_t> value;
-        bool container = false;
-        WireReader a(r.bytes());
-        while (a.next()) {
-            const uint32_t f = a.field();
-            const WireType t = a.type();
-            if (t == WireType::Varint) {
-                const uint64_t v = a.varint();
-                if (f == kNameIid)
-                    name = pooled(table, names ? &names->names : nullptr, v);
-                else if (f == kUintValue || f == kIntValue)
-                    value = int64_t(v);
-                else if (f == kBoolValue || f == kPointerValue || f == kStringValueIid)
-                    value.reset();
-            } else if (t == WireType::Fixed64 && f == kDoubleValue) {
-                a.skip();
-                value.reset();
-            } else if (t == WireType::Bytes) {
-                const std::string_view v = a.bytes();
-                if (f == kName)
-                    name = v;
-                else if (f == kStringValue || f == kLegacyJsonValue)
-                    value.reset();
-                else if (f == kDictEntries || f == kArrayValues)
-                    container = true;
-            } else {
-                a.skip();
-            }
-        }
-        if (name == key) found = container ? std::nullopt : value;
-    }
+    forEachAnnotation(table, bytes, row, [&](const AnnotationNames* names, std::string_view a) {
+        const AnnotationFields f = scanAnnotation(table, names, a, 0);
+        if (f.name != key) return;
+        const bool integer =
+            !f.isDict && !f.isArray && (f.scalar == kUintValue || f.scalar == kIntValue);
+        found = integer ? std::optional(int64_t(f.varint)) : std::nullopt;
+    });
     return found;
 }
 
@@ -430,8 +391,9 @@ nlohmann::ordered_json renderStageExtraData(const PftraceTable& table, std::stri
                                             uint32_t row) {
     try {
         nlohmann::ordered_json extra = nlohmann::ordered_json::object();
-        forEachExtra(table, bytes, row,
-                     [&](std::string&& name, std::string&& value) { extra[name] = value; });
+        forEachExtra(table, bytes, row, [&](std::string_view name, std::string_view value) {
+            extra[std::string(name)] = std::string(value);
+        });
         return extra;
     } catch (const std::exception& e) {
         throw InputError(table.name + ": byte " + std::to_string(table.stages.offset[row]) +
@@ -572,8 +534,7 @@ nlohmann::ordered_json renderStageLaunch(const PftraceTable& table, std::string_
 void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,
                            const std::function<void(std::string_view, std::string_view)>& f) {
     try {
-        forEachExtra(table, bytes, row,
-                     [&](std::string&& name, std::string&& value) { f(name, value); });
+        forEachExtra(table, bytes, row, f);
     } catch (const std::exception& e) {
         throw InputError(table.name + ": byte " + std::to_string(table.stages.offset[row]) +
                          ": corrupt extra_data (" + e.what() + ")");

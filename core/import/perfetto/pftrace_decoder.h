@@ -61,7 +61,7 @@ void visitRenderStageLaunch(const PftraceTable& table, std::string_view bytes, u
                             const std::function<void(std::string_view, const LaunchValue&)>& f);
 // A value's JSON text as renderStageLaunch's dump writes it.
 void appendLaunchValue(std::string& out, const LaunchValue& value);
-// Calls f(name, value) for each extra_data entry, in file order.
+// Calls f(name, value) for each extra_data entry, in file order; both point into bytes.
 void visitRenderStageExtra(const PftraceTable& table, std::string_view bytes, uint32_t row,
                            const std::function<void(std::string_view, std::string_view)>& f);
 
