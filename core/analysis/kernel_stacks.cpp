@@ -53,7 +53,7 @@ void forEachKernelSample(const Trace& trace, const Provenance& p,
         if (s.status == KernelStatus::Annotated) {
             s.kind = KernelStackKind::Compiled;
             s.guessed = p.origins.of(row) == StackOrigin::SingleStack;
-            s.stackKey = p.stack[row];
+            s.stackKey = p.stackOf(row);
         } else if (s.status == KernelStatus::Outside && options.eager) {
             if (uint32_t id = options.eager->stackOf(row)) {
                 s.kind = options.eager->origin(row) == EagerOrigin::Forward
@@ -70,7 +70,7 @@ void forEachKernelSample(const Trace& trace, const Provenance& p,
                 it =
                     parsed
                         .emplace(s.stackKey, s.kind == KernelStackKind::Compiled
-                                                 ? compiledStacks(p, p.stack[row])
+                                                 ? compiledStacks(p, p.stackOf(row))
                                                  : eagerStack(t, *options.eager,
                                                               uint32_t(s.stackKey & ~kEagerKeyBit)))
                         .first;

@@ -65,7 +65,7 @@ void appendArgs(std::string& e, const Trace& trace, const Provenance& p, uint32_
     const bool args = trace.argsReader && trace.argsReader->present(trace, row);
     if (!args && !stack) return;
     e += ",\"args\":";
-    const std::string& stackJson = p.stacks.json(stack ? p.stack[row] : StackPool::kNone);
+    const std::string& stackJson = p.stacks.json(stack ? p.stackOf(row) : StackPool::kNone);
     if (!args) {
         e += "{\"stack\":" + stackJson + "}";
         return;

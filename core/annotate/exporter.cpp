@@ -66,7 +66,7 @@ void rowEdits(const Trace& trace, const Provenance& p, uint32_t row, std::vector
         }
     }
     if (stack) {
-        std::string_view json = p.stacks.json(p.stack[row]);
+        std::string_view json = p.stacks.json(p.stackOf(row));
         auto existing = t.stackValue.empty() ? t.stackValue.end() : t.stackValue.find(row);
         Edit& e = edits.emplace_back();
         e.body = json;

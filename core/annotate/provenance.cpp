@@ -29,7 +29,7 @@ bool Provenance::isGpuKernel(const EventTable& events, uint32_t row) const {
 }
 
 KernelStatus Provenance::status(const EventTable& events, uint32_t row) const {
-    if (stack[row] != StackPool::kNone) return KernelStatus::Annotated;
+    if (stackOf(row) != StackPool::kNone) return KernelStatus::Annotated;
     if (reached[row] && isGpuKernel(events, row)) return KernelStatus::Unresolved;
     return KernelStatus::Outside;
 }
@@ -54,12 +54,11 @@ public:
         uint32_t n = t_.size();
         out_.applied = !discover_;
         out_.assignUids = out_.applied && !trace_.info.uidAssignedTruthy;
-        out_.stack.assign(n, StackPool::kNone);
         out_.written.assign(n, false);
         out_.reached.assign(n, false);
         out_.origins.reset(n);
         for (auto& [row, span] : t_.stackValue) {
-            out_.stack[row] = out_.stacks.intern(std::string(trace_.slice(span)));
+            out_.stack.set(row, out_.stacks.intern(std::string(trace_.slice(span))));
             out_.origins.setInTrace(row);
         }
 
@@ -272,7 +271,10 @@ private:
 
     // Both _find_events_covered_in calls, then the indexes of flows, kernels and extern regions.
     // When the trace is big enough to pay for it, the extern search and its index run on another
-    // core while this one does the rest; errors are then reported in the reference's order.
+    // core beside the compiled search; errors are then reported in the reference's order. The
+    // flow and kernel indexes come after both, so that their scratch (a pair per flow and per
+    // kernel) is not held beside the searches' (a group entry per covered op): the processor's
+    // peak is the viewer's and the CLI's.
     void searchAndIndex() {
         bool parallel = !compiled_.empty() && !extern_.empty() &&
                         (threads_ > 1 || (threads_ == 0 && t_.size() > (1u << 16) &&
@@ -285,10 +287,10 @@ private:
         std::future<Covered> pending;
         if (parallel) pending = std::async(std::launch::async, externs);
         Covered compiled = findCoveredIn(compiled_);
+        Covered covered = parallel ? pending.get() : externs();
         ProcessErrors flowErrors, kernelErrors;
         if (anyFlow_) flows_ = buildFlowMapping(t_, isFlow_, uids_, flowErrors);
         indexKernelsByExternalId(kernelErrors);
-        Covered covered = parallel ? pending.get() : externs();
         for (const ProcessErrors* errors :
              {&compiled.errors, &covered.errors, &flowErrors, &kernelErrors})
             for (const auto& [row, e] : *errors) fail(row, e);
@@ -445,7 +447,7 @@ private:
             throw ProcessError{DiagnosticMessage::StackArgsNotObject, row};
         auto [it, inserted] = stackIds_.try_emplace(&stack, 0);
         if (inserted) it->second = out_.stacks.intern(stack.dump());
-        out_.stack[row] = it->second;
+        out_.stack.set(row, it->second);
         out_.written[row] = true;
     }
 
@@ -499,10 +501,10 @@ private:
     }
 
     void finish() {
-        for (uint32_t row = 0, n = t_.size(); row < n; ++row) {
-            if (out_.stack[row] != StackPool::kNone) ++out_.annotatedCount;
+        out_.stack.seal(t_.size());
+        out_.annotatedCount = uint32_t(out_.stack.size());
+        for (uint32_t row = 0, n = t_.size(); row < n; ++row)
             if (out_.written[row]) ++out_.writtenCount;
-        }
     }
 
     const EventTable& t_;

@@ -65,4 +65,8 @@ void returnFreedBlocksPromptly() {
     ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
+void returnFreedPages() {
+    ::malloc_trim(0);
+}
+
 }  // namespace stackline

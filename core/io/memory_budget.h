@@ -18,4 +18,9 @@ std::optional<uint64_t> memoryLimit();
 // every block of a MiB or more mapped and returned when freed. Called first thing in main().
 void returnFreedBlocksPromptly();
 
+// Hands back the free pages inside the allocator's heaps (malloc_trim): what threads freed in
+// small blocks stays in their arenas otherwise. After a phase of many threads' small blocks
+// (the loader's chunk tables: 4 bytes an event on a 1 GB trace), before the phases that peak.
+void returnFreedPages();
+
 }  // namespace stackline

@@ -233,15 +233,16 @@ std::string pyGraphKey(std::string_view name, bool backward) {
 }
 
 KeyPool::KeyPool() {
-    canon_.push_back(nullptr);
-    smallValue_.push_back(0);
+    value_.push_back(0);
+    hasCanon_.push_back(false);
 }
 
 KeyId KeyPool::intern(std::string canonical) {
-    auto [it, inserted] = byCanon_.try_emplace(std::move(canonical), KeyId(canon_.size()));
+    auto [it, inserted] = byCanon_.try_emplace(std::move(canonical), KeyId(value_.size()));
     if (inserted) {
+        value_.push_back(int64_t(canon_.size()));
+        hasCanon_.push_back(true);
         canon_.push_back(&it->first);
-        smallValue_.push_back(0);
     }
     return it->second;
 }
@@ -258,21 +259,21 @@ KeyId KeyPool::intKey(__int128 v) {
         if (id == kNoKey) id = newSmall(x);
         return id;
     }
-    auto [it, inserted] = small_.try_emplace(x, KeyId(canon_.size()));
+    auto [it, inserted] = small_.try_emplace(x, KeyId(value_.size()));
     if (inserted) newSmall(x);
     return it->second;
 }
 
 KeyId KeyPool::newSmall(int64_t v) {
-    canon_.push_back(nullptr);
-    smallValue_.push_back(v);
-    return KeyId(canon_.size() - 1);
+    value_.push_back(v);
+    hasCanon_.push_back(false);
+    return KeyId(value_.size() - 1);
 }
 
 bool KeyPool::growDirect(uint64_t v) {
     // At most four slots per key: ids that are not dense stay in the map.
     uint64_t size = std::bit_ceil(v + 1);
-    if (size > std::max<uint64_t>(1u << 16, 4 * uint64_t(canon_.size()))) return false;
+    if (size > std::max<uint64_t>(1u << 16, 4 * uint64_t(value_.size()))) return false;
     direct_.resize(size, kNoKey);
     for (auto it = small_.begin(); it != small_.end();) {
         if (it->first >= 0 && uint64_t(it->first) < size) {
@@ -313,9 +314,9 @@ KeyId KeyPool::existingNullKey() const {
 
 std::string KeyPool::describe(KeyId id) const {
     if (id == kNoKey) return "(none)";
-    if (id == kUnhashable || id >= canon_.size()) return "(unhashable)";
-    if (isSmall(id)) return std::to_string(smallValue_[id]);
-    const std::string& c = *canon_[id];
+    if (id == kUnhashable || id >= value_.size()) return "(unhashable)";
+    if (isSmall(id)) return std::to_string(value_[id]);
+    const std::string& c = *canonOf(id);
     switch (c[0]) {
         case 'i':
             return c.substr(1);
@@ -338,28 +339,28 @@ std::string KeyPool::describe(KeyId id) const {
 }
 
 std::optional<int64_t> KeyPool::asInt(KeyId id) const {
-    if (isSmall(id)) return smallValue_[id];
-    if (id == kNoKey || id >= canon_.size() || (*canon_[id])[0] != 'i') return std::nullopt;
-    const std::string& c = *canon_[id];
-    if (c.size() > 20) return std::nullopt;
-    return std::stoll(c.substr(1));
+    if (isSmall(id)) return value_[id];
+    const std::string* c = canonOf(id);
+    if (!c || (*c)[0] != 'i' || c->size() > 20) return std::nullopt;
+    return std::stoll(c->substr(1));
 }
 
 std::optional<std::string_view> KeyPool::asString(KeyId id) const {
-    if (id == kNoKey || id >= canon_.size() || !canon_[id] || (*canon_[id])[0] != 's')
-        return std::nullopt;
-    return std::string_view(*canon_[id]).substr(1);
+    const std::string* c = canonOf(id);
+    if (!c || (*c)[0] != 's') return std::nullopt;
+    return std::string_view(*c).substr(1);
 }
 
 bool KeyPool::isNull(KeyId id) const {
-    return id < canon_.size() && id != kNoKey && canon_[id] && *canon_[id] == "n";
+    const std::string* c = canonOf(id);
+    return c && *c == "n";
 }
 
 std::vector<KeyId> KeyPool::merge(const KeyPool& other) {
-    std::vector<KeyId> remap(other.canon_.size(), kNoKey);
-    for (std::size_t k = 1; k < other.canon_.size(); ++k)
+    std::vector<KeyId> remap(other.value_.size(), kNoKey);
+    for (std::size_t k = 1; k < other.value_.size(); ++k)
         remap[k] =
-            other.isSmall(KeyId(k)) ? intKey(other.smallValue_[k]) : intern(*other.canon_[k]);
+            other.isSmall(KeyId(k)) ? intKey(other.value_[k]) : intern(*other.canonOf(KeyId(k)));
     return remap;
 }
 

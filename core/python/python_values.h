@@ -84,7 +84,7 @@ public:
     std::optional<int64_t> asInt(KeyId id) const;
     std::optional<std::string_view> asString(KeyId id) const;
     bool isNull(KeyId id) const;
-    size_t size() const { return canon_.size(); }
+    size_t size() const { return value_.size(); }
     // Re-interns every key of other into this pool; returns other's id -> this pool's id.
     std::vector<KeyId> merge(const KeyPool& other);
 
@@ -92,16 +92,23 @@ private:
     KeyId intern(std::string canonical);
     KeyId newSmall(int64_t v);
     bool growDirect(uint64_t v);
-    // Ints that fit int64 (most keys: tids, External ids) are stored without a string; their
-    // canonical string is null and the value is in smallValue_. Non-negative ones below
-    // direct_.size() are found by index (External ids are dense: no hashing, no node per key),
-    // the others in small_.
+    // Ints that fit int64 (most keys: tids, External ids) are stored without a string: value_
+    // is the int. Non-negative ones below direct_.size() are found by index (External ids are
+    // dense: no hashing, no node per key), the others in small_. Other keys have a canonical
+    // string, a key of byCanon_: value_ is its index in canon_. 8 bytes and a bit per key (a
+    // trace has a key per op).
     std::vector<KeyId> direct_;
     std::unordered_map<int64_t, KeyId> small_;
     std::unordered_map<std::string, KeyId> byCanon_;
-    std::vector<const std::string*> canon_;  // index = id: a key of byCanon_; [0] unused
-    std::vector<int64_t> smallValue_;
-    bool isSmall(KeyId id) const { return id != kNoKey && id < canon_.size() && !canon_[id]; }
+    std::vector<int64_t> value_;  // by id; [0] unused
+    std::vector<bool> hasCanon_;  // by id
+    std::vector<const std::string*> canon_;
+    bool isSmall(KeyId id) const { return id != kNoKey && id < value_.size() && !hasCanon_[id]; }
+    // The canonical string of a key that has one; nullptr for small ints and ids out of range.
+    const std::string* canonOf(KeyId id) const {
+        return id != kNoKey && id < value_.size() && hasCanon_[id] ? canon_[std::size_t(value_[id])]
+                                                                   : nullptr;
+    }
 };
 
 }  // namespace stackline

@@ -270,7 +270,7 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
             line.push_back(c.line);
             lineMissing.push_back(c.line == 0);
             if (!withStack) return;
-            const uint32_t id = loaded_.provenance.stack[k.row];
+            const uint32_t id = loaded_.provenance.stackOf(k.row);
             if (id == StackPool::kNone)
                 stack.pushNone();
             else

@@ -40,7 +40,6 @@ struct Builder {
         k.dur = PyNum::Kind::Int;
         t.pushDur(k.dur, 0);
         t.kinds.push_back(k);
-        p.stack.push_back(0);
         p.reached.push_back(false);
         p.written.push_back(false);
         return row;
@@ -93,11 +92,12 @@ std::shared_ptr<ViewedTrace> syntheticDocument(uint64_t events, uint32_t seed, b
         streamFree[s] = start + (dur > 20000 ? 2000 : dur);
         const int status = percent(rng);
         if (status < 90)
-            p.stack[k] = stackId;
+            p.stack.set(k, stackId);
         else if (status < 95)
             p.reached[k] = true;
         now += 3000;
     }
+    p.stack.seal(t.size());
     trace->path = "synthetic";
     doc->trace = trace;
     if (index) {

@@ -267,7 +267,7 @@ void DetailsPanel::setEvent(uint32_t row) {
         status_->setText(QStringLiteral("<span style=\"color:%1\">■</span> <b>%2</b>")
                              .arg(sliceColor(style).name(), statusText(s)));
     } else {
-        status_->setText(doc.provenance.stack[row_] ? tr("carries a Python stack")
+        status_->setText(doc.provenance.stackOf(row_) ? tr("carries a Python stack")
                                                     : tr("not a GPU kernel"));
     }
     showLinks(row_);
@@ -390,7 +390,7 @@ void DetailsPanel::showProvenance(uint32_t row) {
 
 void DetailsPanel::showStack(uint32_t row) {
     const ViewedTrace& doc = *doc_;
-    const uint32_t id = doc.provenance.stack[row];
+    const uint32_t id = doc.provenance.stackOf(row);
     // Kernels outside compiled regions may have a stack of the trace's own (EagerStacks).
     const uint32_t eager = id == 0 ? doc.eager.stackOf(row) : 0;
     stackHeading_->setText(

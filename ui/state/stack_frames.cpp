@@ -30,7 +30,7 @@ QList<StackFrame> parseStack(const std::string& json) {
 
 QList<StackFrame> stackOf(const ViewedTrace& doc, uint32_t row) {
     if (row >= doc.events().size()) return {};
-    const uint32_t id = doc.provenance.stack[row];
+    const uint32_t id = doc.provenance.stackOf(row);
     return id == 0 ? QList<StackFrame>() : parseStack(doc.provenance.stacks.json(id));
 }
 

@@ -13,6 +13,7 @@
 #include "import/kineto_json/event_scanner.h"
 #include "import/kineto_json/kineto_args_reader.h"
 #include "import/kineto_json/kineto_metadata_reader.h"
+#include "io/memory_budget.h"
 #include "json/json_cursor.h"
 
 namespace stackline {
@@ -123,6 +124,7 @@ public:
                     notAList = kList;
                     events = EventTable();  // a repeated key replaces the earlier value
                     scanEvents(c, events);
+                    returnFreedPages();  // the workers' chunk tables, freed as appended
                     sawEvents = true;
                 } else if (key == "distributedInfo") {
                     readDistributedInfo(c, metadata);

@@ -46,7 +46,7 @@ void compareRows(const Trace& t, const Provenance& p, const Trace& back) {
         if (a.kinds[r].flowId == FlowIdStatus::Ok) QCOMPARE(b.flowIds.at(r, 0), a.flowIds.at(r, 0));
         json args = t.args(r).present() ? json(t.args(r).value()) : json();
         if (p.written[r]) {
-            args["stack"] = json::parse(p.stacks.json(p.stack[r]));
+            args["stack"] = json::parse(p.stacks.json(p.stackOf(r)));
             ++stacks;
         }
         const json got = back.args(r).present() ? json(back.args(r).value()) : json();
