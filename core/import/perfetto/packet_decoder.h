@@ -91,6 +91,42 @@ public:
         }
     }
 
+    // Applies to the sequences only what packet (one TracePacket's bytes at offset at of the
+    // input) does to their incremental state: a clear (a new generation), its defaults, its
+    // interned data. A decoder of a later range of the stream replays the state packets before
+    // it (isStatePacket) and then decodes as the decoder of the whole stream would.
+    void replayState(std::string_view packet, uint64_t at) {
+        try {
+            decodePacketFields(packet, at, true);
+        } catch (const std::exception&) {
+            // The packet's own decoder reports it.
+        }
+    }
+
+    // Whether a TracePacket changes its sequence's state (see replayState); false when corrupt.
+    static bool isStatePacket(std::string_view packet) {
+        try {
+            Reader r(packet);
+            while (r.next()) {
+                const uint32_t f = r.field();
+                if (r.type() == WireType::Varint) {
+                    const uint64_t v = r.varint();
+                    if ((f == packet::kSequenceFlags &&
+                         (v & packet::kSeqIncrementalStateCleared)) ||
+                        (f == packet::kIncrementalStateCleared && v != 0))
+                        return true;
+                } else if (r.type() == WireType::Bytes &&
+                           (f == packet::kInternedData || f == packet::kTracePacketDefaults)) {
+                    return true;
+                } else {
+                    r.skip();
+                }
+            }
+        } catch (const std::exception&) {
+        }
+        return false;
+    }
+
 private:
     struct Spec {
         uint32_t name = 0;
@@ -166,7 +202,7 @@ private:
 
     void decodePacket(std::string_view bytes, uint64_t at) {
         try {
-            decodePacketFields(bytes, at);
+            decodePacketFields(bytes, at, false);
         } catch (const InputError&) {
             throw;
         } catch (const std::exception& e) {
@@ -175,8 +211,9 @@ private:
         }
     }
 
-    void decodePacketFields(std::string_view bytes, uint64_t at) {
-        ++out_.stats.packets;
+    // replay: only what the packet does to its sequence's state (see replayState).
+    void decodePacketFields(std::string_view bytes, uint64_t at, bool replay) {
+        if (!replay) ++out_.stats.packets;
         uint64_t ts = 0;
         uint32_t seqId = 0, flags = 0, dataField = 0;
         bool cleared = false;
@@ -196,7 +233,8 @@ private:
                     flags = uint32_t(v);
                 else if (f == packet::kIncrementalStateCleared)
                     cleared = cleared || v != 0;
-                else if (f == packet::kTimestampClockId && v != clock_snapshot::kBoottime)
+                else if (f == packet::kTimestampClockId && v != clock_snapshot::kBoottime &&
+                         !replay)
                     ++out_.stats.otherClockTimestamps;
             } else if (t == WireType::Bytes) {
                 const std::string_view v = r.bytes();
@@ -224,7 +262,8 @@ private:
             out_.generations.emplace_back();
         }
         if (!defaults.empty()) readDefaults(seq, defaults);
-        if (!interned.empty() && seq.valid) readInterned(seq, interned);
+        if (!interned.empty() && seq.valid) readInterned(seq, interned, replay);
+        if (replay) return;
         if ((flags & packet::kSeqNeedsIncrementalState) && !seq.valid) {
             ++out_.stats.skippedNeedsIncrementalState;
             return;
@@ -286,15 +325,20 @@ private:
         return {iid, name};
     }
 
-    void readInterned(SequenceState& seq, std::string_view bytes) {
+    // names: the generation's annotation and arg names, read for the args on demand; replay
+    // leaves them to the decoder whose range holds the packet.
+    void readInterned(SequenceState& seq, std::string_view bytes, bool replay) {
         AnnotationNames& names = out_.generations[seq.generation];
         Reader r(bytes);
         while (r.next()) {
-            if (r.type() != WireType::Bytes) {
+            const uint32_t f = r.field();
+            if (r.type() != WireType::Bytes ||
+                (replay && (f == interned_data::kDebugAnnotationNames ||
+                            f == interned_data::kDebugAnnotationStringValues ||
+                            f == interned_data::kComputeArgNames))) {
                 r.skip();
                 continue;
             }
-            const uint32_t f = r.field();
             const std::string_view v = r.bytes();
             switch (f) {
                 case interned_data::kEventNames: {

@@ -385,7 +385,7 @@ Trace readPftrace(TraceBytes bytes, const std::string& name, const LoadOptions& 
     Trace trace;
     trace.path = name;
     trace.bytes = std::move(bytes);
-    PftraceTable table = decodePftrace(trace.text(), name);
+    PftraceTable table = decodePftrace(trace.text(), name, options.threads, options.chunkBytes);
     RowSources sources = Importer(trace, table, options).run();
     trace.argsReader = pftraceArgsReader(std::move(table), std::move(sources));
     return trace;
