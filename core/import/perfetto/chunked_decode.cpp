@@ -113,6 +113,9 @@ void appendTable(PftraceTable& all, PftraceTable& part) {
     remapIds(ev.name, append(ev.name, pe.name), remap);
     remapIds(ev.category, append(ev.category, pe.category), remap);
     append(ev.generation, pe.generation);
+    append(ev.annotated, pe.annotated);
+    for (auto& [row, id] : pe.externalIds) row += rowShift;
+    append(ev.externalIds, pe.externalIds);
     for (size_t i = 1; i < pe.linkBegin.size(); ++i)
         ev.linkBegin.push_back(pe.linkBegin[i] + linkShift);
     std::vector<uint32_t>().swap(pe.linkBegin);

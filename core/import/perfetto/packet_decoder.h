@@ -7,8 +7,10 @@
 // Errors (a truncated or corrupt packet) throw InputError naming the input and the byte offset.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,6 +49,9 @@ private:
     std::vector<bool> present_;
     std::unordered_map<uint64_t, T> sparse_;
 };
+
+// The annotation the importer reads of every slice (Kineto's "External id").
+inline constexpr std::string_view kExternalIdName = "External id";
 
 template <class Reader>
 class PacketDecoder {
@@ -139,6 +144,8 @@ private:
         bool valid = false;
         uint32_t generation = 0;
         uint64_t defaultTrack = 0;
+        // The iids of the debug annotation name "External id" (any, in a valid trace: one).
+        std::vector<uint64_t> externalIdIids;
         IidMap<uint32_t> eventNames, categories, kernels;
         IidMap<Spec> specs;
         std::unordered_map<uint64_t, CounterDescriptor> counterDescriptors;
@@ -168,6 +175,7 @@ private:
         ev.offset.reserve(packets), ev.length.reserve(packets), ev.ts.reserve(packets);
         ev.type.reserve(packets), ev.track.reserve(packets), ev.name.reserve(packets);
         ev.category.reserve(packets), ev.generation.reserve(packets);
+        ev.annotated.reserve(packets);
         ev.linkBegin.reserve(packets + 1);
     }
 
@@ -333,8 +341,7 @@ private:
         while (r.next()) {
             const uint32_t f = r.field();
             if (r.type() != WireType::Bytes ||
-                (replay && (f == interned_data::kDebugAnnotationNames ||
-                            f == interned_data::kDebugAnnotationStringValues ||
+                (replay && (f == interned_data::kDebugAnnotationStringValues ||
                             f == interned_data::kComputeArgNames))) {
                 r.skip();
                 continue;
@@ -353,7 +360,8 @@ private:
                 }
                 case interned_data::kDebugAnnotationNames: {
                     const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    names.names[iid] = out_.strings.intern(name);
+                    if (name == kExternalIdName) seq.externalIdIids.push_back(iid);
+                    if (!replay) names.names[iid] = out_.strings.intern(name);
                     break;
                 }
                 case interned_data::kDebugAnnotationStringValues: {
@@ -429,6 +437,7 @@ private:
     }
 
     // The rows' two sources, in packet_event_readers.h.
+    void readAnnotation(const SequenceState& seq, std::string_view bytes, uint32_t row);
     void readTrackEvent(SequenceState& seq, std::string_view bytes, uint64_t at, int64_t ts);
     void readRenderStage(SequenceState& seq, std::string_view bytes, uint64_t at, int64_t ts);
 

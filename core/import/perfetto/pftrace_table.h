@@ -34,6 +34,9 @@ struct TrackEvents {
     std::vector<uint64_t> track;
     std::vector<uint32_t> name, category;  // StringPool ids (first category only); 0: none
     std::vector<uint32_t> generation;      // interning generation, for annotationsJson
+    std::vector<uint8_t> annotated;        // 1 when it has debug annotations
+    // The integer value of its last "External id" annotation that has one: (row, value), by row.
+    std::vector<std::pair<uint32_t, int64_t>> externalIds;
     // render_stage_submission_event_ids of row r: links[linkBegin[r], linkBegin[r + 1]).
     std::vector<uint32_t> linkBegin{0};
     std::vector<uint64_t> links;

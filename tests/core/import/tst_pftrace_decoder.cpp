@@ -103,6 +103,8 @@ std::string described(const pftrace::PftraceTable& t) {
         str(e.name[r]), str(e.category[r]), add(e.generation[r]), add(e.linkBegin[r + 1]);
         out += "\n";
     }
+    for (const uint8_t a : e.annotated) add(a);
+    for (const auto& [row, id] : e.externalIds) add(row), add(id);
     for (const uint64_t l : e.links) add(l);
     for (const auto* flows : {&e.flows, &e.terminatingFlows})
         for (const auto& [row, id] : *flows) add(row), add(id);
