@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 #include "import/perfetto/pftrace_args_reader.h"
@@ -128,7 +129,8 @@ public:
         else if (clock.hasBoottime)
             trace_.metadata.baseTimeNs = int64_t(clock.boottime);
 
-        const SlicePairs pairs = pairSlices(t_.events);
+        SlicePairs pairs = pairSlices(t_.events);
+        const bool noSlices = pairs.begin.empty();
         std::vector<Item> items;
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
@@ -136,6 +138,7 @@ public:
             items.push_back({t_.events.ts[b], t_.events.ts[pairs.end[i]] - t_.events.ts[b],
                              RowSources::code(RowSource::TrackEvent, b)});
         }
+        pairs = SlicePairs();
         for (uint32_t r = 0; r < t_.events.size(); ++r)
             if (t_.events.type[r] == track_event::kTypeInstant)
                 items.push_back({t_.events.ts[r], 0, RowSources::code(RowSource::TrackEvent, r)});
@@ -151,8 +154,9 @@ public:
             return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
         });
         // The items hold the times from here on: the TrackEvents' own go before the event table
-        // grows.
+        // grows, and so do the rows that make no event (slice ends).
         std::vector<int64_t>().swap(t_.events.ts);
+        keepEventRows(items);
 
         const LaunchFlows flows(t_.events);
         ev_.reserve(items.size() + 2 * t_.events.links.size());
@@ -178,11 +182,52 @@ public:
             }
         }
         nameTracks();
-        noteWhatWasSkipped(pairs.begin.empty());
+        noteWhatWasSkipped(noSlices);
         return sources;
     }
 
 private:
+    // Drops the TrackEvents no item comes from (slice ends), renumbering the items, counter
+    // values and External ids that point at the others: about half the decoded rows, freed
+    // before the event table grows, and not kept for the args.
+    void keepEventRows(std::vector<Item>& items) {
+        TrackEvents& te = t_.events;
+        std::vector<uint32_t> index(te.size(), UINT32_MAX);
+        for (const Item& item : items)
+            if (RowSource(item.source & 7) == RowSource::TrackEvent) index[item.source >> 3] = 0;
+        for (const auto& [row, value] : te.counterValues) index[row] = 0;
+        uint32_t kept = 0;
+        for (uint32_t& i : index)
+            if (i == 0) i = kept++;
+        auto keep = [&](auto& column) {
+            using Column = std::remove_reference_t<decltype(column)>;
+            Column out;
+            out.reserve(kept);
+            for (uint32_t r = 0; r < index.size(); ++r)
+                if (index[r] != UINT32_MAX) out.push_back(column[r]);
+            column.swap(out);
+        };
+        keep(te.offset), keep(te.length), keep(te.type), keep(te.track), keep(te.name);
+        keep(te.category), keep(te.generation), keep(te.annotated);
+        std::vector<uint32_t> linkBegin{0};
+        std::vector<uint64_t> links;
+        linkBegin.reserve(kept + 1);
+        for (uint32_t r = 0; r < index.size(); ++r) {
+            if (index[r] == UINT32_MAX) continue;
+            links.insert(links.end(), te.links.begin() + te.linkBegin[r],
+                         te.links.begin() + te.linkBegin[r + 1]);
+            linkBegin.push_back(uint32_t(links.size()));
+        }
+        te.linkBegin.swap(linkBegin);
+        te.links.swap(links);
+        std::erase_if(te.externalIds, [&](const auto& e) { return index[e.first] == UINT32_MAX; });
+        for (auto& [row, value] : te.externalIds) row = index[row];
+        for (auto& [row, value] : te.counterValues) row = index[row];
+        for (Item& item : items)
+            if (RowSource(item.source & 7) == RowSource::TrackEvent)
+                item.source = RowSources::code(RowSource::TrackEvent, index[item.source >> 3]);
+    }
+
     // The event table's id of a string of the decoded table, interned once rather than hashed
     // again on every row (kernel names run to thousands of characters).
     uint32_t fromTable(uint32_t id) {
