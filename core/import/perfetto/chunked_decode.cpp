@@ -24,7 +24,7 @@ struct Range {
 // The packets' ranges, cut after the first packet that ends past each multiple of step. The
 // framing stops at the first malformed top-level field: the decoder of the last range meets it
 // and reports it, as the decoder of the whole stream would.
-std::vector<Range> cutRanges(std::string_view bytes, uint64_t step) {
+std::vector<Range> cutRanges(std::string_view bytes, uint64_t step, uint64_t& packets) {
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
     const uint64_t n = bytes.size();
     std::vector<Range> ranges(1);
@@ -44,6 +44,7 @@ std::vector<Range> cutRanges(std::string_view bytes, uint64_t step) {
         }
         if (!ended || size > n - next) break;
         at = next + size;
+        ++packets;
         if (at >= (ranges.size()) * step && at < n) {
             ranges.back().end = at;
             ranges.push_back({at, at, {}});
@@ -190,7 +191,8 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsi
     const uint64_t step = std::max<uint64_t>({chunkBytes, 1, bytes.size() / threads + 1});
     if (threads == 1 || bytes.size() <= step) return decodePftrace(bytes, name);
 
-    std::vector<Range> ranges = cutRanges(bytes, step);
+    uint64_t packets = 0;
+    std::vector<Range> ranges = cutRanges(bytes, step, packets);
     std::vector<PftraceTable> tables(ranges.size());
     std::vector<std::exception_ptr> errors(ranges.size());
     auto inParallel = [&](auto&& work) {
@@ -205,6 +207,7 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsi
             PftraceTable& table = tables[i];
             table.name = name;
             PacketDecoder<WireReader> decoder(table, name);
+            if (i == 0) decoder.reserve(packets);
             for (size_t j = 0; j < i; ++j)
                 for (const auto& [at, size] : ranges[j].statePackets)
                     decoder.replayState(bytes.substr(at, size), at);

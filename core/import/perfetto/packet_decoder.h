@@ -170,6 +170,9 @@ private:
         return count;
     }
 
+public:
+    // Room for the rows of this many packets (virtual: untouched pages cost nothing), so that
+    // the columns grow once; the ranges after the first are appended to the first's columns.
     void reserve(uint64_t packets) {
         TrackEvents& ev = out_.events;
         ev.offset.reserve(packets), ev.length.reserve(packets), ev.ts.reserve(packets);
@@ -179,6 +182,7 @@ private:
         ev.linkBegin.reserve(packets + 1);
     }
 
+private:
     [[noreturn]] void fail(uint64_t at, const std::string& what) const {
         throw InputError(name_ + ": byte " + std::to_string(at) + ": " + what);
     }
