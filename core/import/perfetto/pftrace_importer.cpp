@@ -156,6 +156,8 @@ public:
         // The items hold the times from here on: the TrackEvents' own go before the event table
         // grows, and so do the rows that make no event (slice ends).
         std::vector<int64_t>().swap(t_.events.ts);
+        std::vector<int64_t>().swap(t_.stages.ts);
+        std::vector<uint64_t>().swap(t_.stages.duration);
         keepEventRows(items);
 
         const LaunchFlows flows(t_.events);
@@ -170,7 +172,7 @@ public:
                 if (t_.events.linkBegin[i] < t_.events.linkBegin[i + 1])
                     addFlow('s', t_.events.links[t_.events.linkBegin[i]], item.ts, sources);
             } else if (kind == RowSource::RenderStage) {
-                addStage(i, sources);
+                addStage(i, item, sources);
                 if (const std::optional<uint64_t> id = flows.of(t_.stages.eventId[i]))
                     addFlow('f', *id, item.ts, sources);
                 else if (kineto::isGpuKernel(ev_.catOf(ev_.size() - 1)))
@@ -327,12 +329,11 @@ private:
         return it->second;
     }
 
-    void addStage(uint32_t i, RowSources& sources) {
+    void addStage(uint32_t i, const Item& item, RowSources& sources) {
         const RenderStages& st = t_.stages;
         const StageKeys& keys = stageKeys(i);
         const uint32_t name = st.kernel[i] ? st.kernel[i] : st.name[i];
-        push('X', fromTable(name), keys.cat, keys.pid, keys.tid, st.ts[i], int64_t(st.duration[i]),
-             true);
+        push('X', fromTable(name), keys.cat, keys.pid, keys.tid, item.ts, item.dur, true);
         sources.push(RowSource::RenderStage, i);
     }
 
