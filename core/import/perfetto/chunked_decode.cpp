@@ -5,6 +5,7 @@
 // so the result equals its table but for the order of the strings in the pool.
 #include <algorithm>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 #include "base/errors.h"
@@ -201,16 +202,20 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsi
         work(0);
         for (std::thread& t : pool) t.join();
     };
-    inParallel([&](size_t i) { findStatePackets(bytes, ranges[i]); });
+    // A range's state packets are found by the first decoder that needs them (the last
+    // range's by none), while the first range is decoded.
+    std::vector<std::once_flag> scanned(ranges.size());
     inParallel([&](size_t i) {
         try {
             PftraceTable& table = tables[i];
             table.name = name;
             PacketDecoder<WireReader> decoder(table, name);
             if (i == 0) decoder.reserve(packets);
-            for (size_t j = 0; j < i; ++j)
+            for (size_t j = 0; j < i; ++j) {
+                std::call_once(scanned[j], [&] { findStatePackets(bytes, ranges[j]); });
                 for (const auto& [at, size] : ranges[j].statePackets)
                     decoder.replayState(bytes.substr(at, size), at);
+            }
             const Range& r = ranges[i];
             decoder.decodeStream(bytes.substr(r.begin, r.end - r.begin), r.begin);
         } catch (...) {
