@@ -150,15 +150,15 @@ public:
                              RowSources::code(RowSource::RenderStage, s)});
         for (uint32_t c = 0; c < t_.counters.size(); ++c)
             items.push_back({t_.counters.ts[c], 0, RowSources::code(RowSource::GpuCounter, c)});
-        std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-            return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
-        });
-        // The items hold the times from here on: the TrackEvents' own go before the event table
-        // grows, and so do the rows that make no event (slice ends).
+        // The items hold the times from here on: the TrackEvents' own go before the sort's
+        // buffer and the event table grow, and so do the rows that make no event (slice ends).
         std::vector<int64_t>().swap(t_.events.ts);
         std::vector<int64_t>().swap(t_.stages.ts);
         std::vector<uint64_t>().swap(t_.stages.duration);
         keepEventRows(items);
+        std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
+        });
 
         const LaunchFlows flows(t_.events);
         ev_.reserve(items.size() + 2 * t_.events.links.size());

@@ -258,6 +258,31 @@ private slots:
         QCOMPARE(stacks(pf), want);
     }
 
+    // A sequence cleared twice (two generations of interned annotation names under the same
+    // iids) reads each slice's args in its own generation.
+    void argsAreReadInTheirGeneration() {
+        auto bytes = [](std::string b) { return std::string(1, char(b.size())) + b; };
+        std::string trace;
+        for (const char* name : {"Alpha", "Beta"}) {
+            const int64_t ts = name[0] == 'A' ? 100 : 300;
+            // Cleared, with debug annotation name 1; then a slice on track 5 annotated name_iid
+            // 1, int 7.
+            const std::string names = "\x1a" + bytes("\x08\x01\x12" + bytes(name));
+            trace += "\x0a" + bytes("\x50\x01\x68\x01\x62" + bytes(names));
+            const std::string annotation = "\x22" + bytes("\x08\x01\x20\x07");
+            const std::string begin = "\x48\x01\x58\x05\xba\x01" + bytes("op") + annotation;
+            for (const auto& [t, event] :
+                 {std::pair(ts, begin), std::pair(ts + 50, std::string("\x48\x02\x58\x05"))})
+                trace += "\x0a" + bytes("\x40" + std::string(1, char((t & 0x7f) | 0x80)) +
+                                        std::string(1, char(t >> 7)) + "\x50\x01\x68\x02\x5a" +
+                                        bytes(event));
+        }
+        const Trace t = readBytes(trace);
+        QCOMPARE(t.events.size(), uint32_t(2));
+        QCOMPARE(t.args(0).object().dump(), std::string(R"({"Alpha":7})"));
+        QCOMPARE(t.args(1).object().dump(), std::string(R"({"Beta":7})"));
+    }
+
     // A truncated or corrupt file is refused naming the file and the byte.
     void truncatedAndCorruptInputIsRefused() {
         const std::string bytes = pftraceOf(loadTrace(kExample));
