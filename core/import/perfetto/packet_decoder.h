@@ -7,8 +7,10 @@
 // Errors (a truncated or corrupt packet) throw InputError naming the input and the byte offset.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,6 +49,9 @@ private:
     std::vector<bool> present_;
     std::unordered_map<uint64_t, T> sparse_;
 };
+
+// The annotation the importer reads of every slice (Kineto's "External id").
+inline constexpr std::string_view kExternalIdName = "External id";
 
 template <class Reader>
 class PacketDecoder {
@@ -91,6 +96,42 @@ public:
         }
     }
 
+    // Applies to the sequences only what packet (one TracePacket's bytes at offset at of the
+    // input) does to their incremental state: a clear (a new generation), its defaults, its
+    // interned data. A decoder of a later range of the stream replays the state packets before
+    // it (isStatePacket) and then decodes as the decoder of the whole stream would.
+    void replayState(std::string_view packet, uint64_t at) {
+        try {
+            decodePacketFields(packet, at, true);
+        } catch (const std::exception&) {
+            // The packet's own decoder reports it.
+        }
+    }
+
+    // Whether a TracePacket changes its sequence's state (see replayState); false when corrupt.
+    static bool isStatePacket(std::string_view packet) {
+        try {
+            Reader r(packet);
+            while (r.next()) {
+                const uint32_t f = r.field();
+                if (r.type() == WireType::Varint) {
+                    const uint64_t v = r.varint();
+                    if ((f == packet::kSequenceFlags &&
+                         (v & packet::kSeqIncrementalStateCleared)) ||
+                        (f == packet::kIncrementalStateCleared && v != 0))
+                        return true;
+                } else if (r.type() == WireType::Bytes &&
+                           (f == packet::kInternedData || f == packet::kTracePacketDefaults)) {
+                    return true;
+                } else {
+                    r.skip();
+                }
+            }
+        } catch (const std::exception&) {
+        }
+        return false;
+    }
+
 private:
     struct Spec {
         uint32_t name = 0;
@@ -103,6 +144,8 @@ private:
         bool valid = false;
         uint32_t generation = 0;
         uint64_t defaultTrack = 0;
+        // The iids of the debug annotation name "External id" (any, in a valid trace: one).
+        std::vector<uint64_t> externalIdIids;
         IidMap<uint32_t> eventNames, categories, kernels;
         IidMap<Spec> specs;
         std::unordered_map<uint64_t, CounterDescriptor> counterDescriptors;
@@ -127,14 +170,19 @@ private:
         return count;
     }
 
+public:
+    // Room for the rows of this many packets (virtual: untouched pages cost nothing), so that
+    // the columns grow once; the ranges after the first are appended to the first's columns.
     void reserve(uint64_t packets) {
         TrackEvents& ev = out_.events;
         ev.offset.reserve(packets), ev.length.reserve(packets), ev.ts.reserve(packets);
         ev.type.reserve(packets), ev.track.reserve(packets), ev.name.reserve(packets);
         ev.category.reserve(packets), ev.generation.reserve(packets);
+        ev.annotated.reserve(packets);
         ev.linkBegin.reserve(packets + 1);
     }
 
+private:
     [[noreturn]] void fail(uint64_t at, const std::string& what) const {
         throw InputError(name_ + ": byte " + std::to_string(at) + ": " + what);
     }
@@ -166,7 +214,7 @@ private:
 
     void decodePacket(std::string_view bytes, uint64_t at) {
         try {
-            decodePacketFields(bytes, at);
+            decodePacketFields(bytes, at, false);
         } catch (const InputError&) {
             throw;
         } catch (const std::exception& e) {
@@ -175,8 +223,9 @@ private:
         }
     }
 
-    void decodePacketFields(std::string_view bytes, uint64_t at) {
-        ++out_.stats.packets;
+    // replay: only what the packet does to its sequence's state (see replayState).
+    void decodePacketFields(std::string_view bytes, uint64_t at, bool replay) {
+        if (!replay) ++out_.stats.packets;
         uint64_t ts = 0;
         uint32_t seqId = 0, flags = 0, dataField = 0;
         bool cleared = false;
@@ -196,7 +245,8 @@ private:
                     flags = uint32_t(v);
                 else if (f == packet::kIncrementalStateCleared)
                     cleared = cleared || v != 0;
-                else if (f == packet::kTimestampClockId && v != clock_snapshot::kBoottime)
+                else if (f == packet::kTimestampClockId && v != clock_snapshot::kBoottime &&
+                         !replay)
                     ++out_.stats.otherClockTimestamps;
             } else if (t == WireType::Bytes) {
                 const std::string_view v = r.bytes();
@@ -224,7 +274,8 @@ private:
             out_.generations.emplace_back();
         }
         if (!defaults.empty()) readDefaults(seq, defaults);
-        if (!interned.empty() && seq.valid) readInterned(seq, interned);
+        if (!interned.empty() && seq.valid) readInterned(seq, interned, replay);
+        if (replay) return;
         if ((flags & packet::kSeqNeedsIncrementalState) && !seq.valid) {
             ++out_.stats.skippedNeedsIncrementalState;
             return;
@@ -286,15 +337,19 @@ private:
         return {iid, name};
     }
 
-    void readInterned(SequenceState& seq, std::string_view bytes) {
+    // names: the generation's annotation and arg names, read for the args on demand; replay
+    // leaves them to the decoder whose range holds the packet.
+    void readInterned(SequenceState& seq, std::string_view bytes, bool replay) {
         AnnotationNames& names = out_.generations[seq.generation];
         Reader r(bytes);
         while (r.next()) {
-            if (r.type() != WireType::Bytes) {
+            const uint32_t f = r.field();
+            if (r.type() != WireType::Bytes ||
+                (replay && (f == interned_data::kDebugAnnotationStringValues ||
+                            f == interned_data::kComputeArgNames))) {
                 r.skip();
                 continue;
             }
-            const uint32_t f = r.field();
             const std::string_view v = r.bytes();
             switch (f) {
                 case interned_data::kEventNames: {
@@ -309,7 +364,8 @@ private:
                 }
                 case interned_data::kDebugAnnotationNames: {
                     const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    names.names[iid] = out_.strings.intern(name);
+                    if (name == kExternalIdName) seq.externalIdIids.push_back(iid);
+                    if (!replay) names.names[iid] = out_.strings.intern(name);
                     break;
                 }
                 case interned_data::kDebugAnnotationStringValues: {
@@ -385,6 +441,7 @@ private:
     }
 
     // The rows' two sources, in packet_event_readers.h.
+    void readAnnotation(const SequenceState& seq, std::string_view bytes, uint32_t row);
     void readTrackEvent(SequenceState& seq, std::string_view bytes, uint64_t at, int64_t ts);
     void readRenderStage(SequenceState& seq, std::string_view bytes, uint64_t at, int64_t ts);
 

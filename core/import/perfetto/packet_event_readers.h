@@ -14,6 +14,7 @@ void PacketDecoder<Reader>::readTrackEvent(SequenceState& seq, std::string_view 
     uint64_t track = seq.defaultTrack;
     uint32_t name = 0, category = 0;
     bool haveCategory = false;
+    uint8_t annotated = 0;
     Reader r(bytes);
     while (r.next()) {
         const uint32_t f = r.field();
@@ -94,6 +95,14 @@ void PacketDecoder<Reader>::readTrackEvent(SequenceState& seq, std::string_view 
                     r.skip();
                 }
                 break;
+            case track_event::kDebugAnnotations:
+                if (t == WireType::Bytes) {
+                    annotated = 1;
+                    readAnnotation(seq, r.bytes(), row);
+                } else {
+                    r.skip();
+                }
+                break;
             case track_event::kTimestampDeltaUs:
             case track_event::kTimestampAbsoluteUs:
                 ++out_.stats.legacyTimestamps;
@@ -112,7 +121,39 @@ void PacketDecoder<Reader>::readTrackEvent(SequenceState& seq, std::string_view 
     ev.name.push_back(name);
     ev.category.push_back(category);
     ev.generation.push_back(seq.generation);
+    ev.annotated.push_back(annotated);
     ev.linkBegin.push_back(uint32_t(ev.links.size()));
+}
+
+// An "External id" annotation (by inline name, or by its iid) with an integer value sets the
+// row's External id.
+template <class Reader>
+void PacketDecoder<Reader>::readAnnotation(const SequenceState& seq, std::string_view bytes,
+                                           uint32_t row) {
+    using namespace debug_annotation;
+    bool named = false;
+    std::optional<int64_t> value;
+    Reader a(bytes);
+    while (a.next()) {
+        const uint32_t f = a.field();
+        if (f == kName && a.type() == WireType::Bytes) {
+            named = a.bytes() == kExternalIdName;
+        } else if (f == kNameIid && a.type() == WireType::Varint) {
+            const uint64_t iid = a.varint();
+            named = std::find(seq.externalIdIids.begin(), seq.externalIdIids.end(), iid) !=
+                    seq.externalIdIids.end();
+        } else if ((f == kIntValue || f == kUintValue) && a.type() == WireType::Varint) {
+            value = int64_t(a.varint());
+        } else {
+            a.skip();
+        }
+    }
+    if (!named || !value) return;
+    std::vector<std::pair<uint32_t, int64_t>>& ids = out_.events.externalIds;
+    if (!ids.empty() && ids.back().first == row)
+        ids.back().second = *value;
+    else
+        ids.emplace_back(row, *value);
 }
 
 template <class Reader>

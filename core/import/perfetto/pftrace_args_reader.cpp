@@ -51,14 +51,16 @@ PftraceTable argsColumns(PftraceTable&& t) {
     PftraceTable out;
     out.name = std::move(t.name);
     out.strings = std::move(t.strings);
+    // One generation (Cuspy's: one clear): none per row.
+    const bool generations = t.generations.size() > 1;
     out.generations = std::move(t.generations);
     out.events.offset = std::move(t.events.offset);
     out.events.length = std::move(t.events.length);
-    out.events.generation = std::move(t.events.generation);
+    if (generations) out.events.generation = std::move(t.events.generation);
     out.events.counterValues = std::move(t.events.counterValues);
     out.stages.offset = std::move(t.stages.offset);
     out.stages.length = std::move(t.stages.length);
-    out.stages.generation = std::move(t.stages.generation);
+    if (generations) out.stages.generation = std::move(t.stages.generation);
     out.counters.value = std::move(t.counters.value);
     return out;
 }

@@ -28,7 +28,11 @@ bool readVarint(std::string_view s, size_t& at, uint64_t& v) {
     return false;
 }
 
-const AnnotationNames* generationOf(const PftraceTable& table, uint32_t generation) {
+// The names of the generation of row in column; an empty column stands for generation 0 (a
+// table with one generation need not say it per row).
+const AnnotationNames* generationOf(const PftraceTable& table, const std::vector<uint32_t>& column,
+                                    uint32_t row) {
+    const uint32_t generation = column.empty() ? 0 : column[row];
     return generation < table.generations.size() ? &table.generations[generation] : nullptr;
 }
 
@@ -107,7 +111,7 @@ void forEachEntry(std::string_view bytes, const AnnotationFields& a, F&& f) {
 template <typename F>
 void forEachAnnotation(const PftraceTable& table, std::string_view bytes, uint32_t row, F&& f) {
     const TrackEvents& ev = table.events;
-    const AnnotationNames* names = generationOf(table, ev.generation[row]);
+    const AnnotationNames* names = generationOf(table, ev.generation, row);
     WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
     while (r.next())
         if (r.field() == track_event::kDebugAnnotations && r.type() == WireType::Bytes)
@@ -405,7 +409,7 @@ void visitRenderStageLaunch(const PftraceTable& table, std::string_view bytes, u
                             const std::function<void(std::string_view, const LaunchValue&)>& f) {
     using namespace render_stage;
     const RenderStages& st = table.stages;
-    const AnnotationNames* names = generationOf(table, st.generation[row]);
+    const AnnotationNames* names = generationOf(table, st.generation, row);
     auto dim3 = [](std::string_view b) {
         LaunchValue d{LaunchValue::Kind::Dim3};
         WireReader r(b);

@@ -22,6 +22,10 @@ bool looksLikePftrace(std::string_view head);
 // Decodes a whole serialized Trace held in memory; name is used in messages. Throws InputError
 // naming the input and the byte offset of a truncated or corrupt packet.
 PftraceTable decodePftrace(std::string_view bytes, const std::string& name);
+// The same table (but for the order of its strings), decoded on threads (0: one per core) in
+// ranges of the stream of chunkBytes at least, cut at packet boundaries (chunked_decode.cpp).
+PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsigned threads,
+                           uint64_t chunkBytes);
 
 // The debug annotations of TrackEvent row as a JSON object, as Perfetto's JSON export and
 // Kineto's args show them: a name per annotation (inline, or interned in its generation), dicts

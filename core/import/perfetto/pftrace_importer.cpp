@@ -2,15 +2,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <optional>
 #include <set>
+#include <tuple>
+#include <type_traits>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "import/perfetto/pftrace_args_reader.h"
 #include "import/perfetto/pftrace_decoder.h"
+#include "import/perfetto/proto_fields.h"
 #include "import/perfetto/slice_pairing.h"
-#include "import/perfetto/wire_reader.h"
 #include "model/kineto.h"
 
 namespace stackline {
@@ -66,48 +68,45 @@ std::string_view stageCategory(std::string_view stage, uint64_t iid) {
     return stage;
 }
 
-// Whether TrackEvent row has debug annotations, and its "External id" integer annotation.
-struct SliceArgs {
-    bool any = false;
-    std::optional<int64_t> externalId;
-};
-
-SliceArgs sliceArgs(const PftraceTable& table, std::string_view bytes, uint32_t row) {
-    using namespace debug_annotation;
-    SliceArgs out;
-    const TrackEvents& ev = table.events;
-    const AnnotationNames* names = ev.generation[row] < table.generations.size()
-                                       ? &table.generations[ev.generation[row]]
-                                       : nullptr;
-    WireReader r(bytes.substr(ev.offset[row], ev.length[row]));
-    while (r.next()) {
-        if (r.field() != track_event::kDebugAnnotations || r.type() != WireType::Bytes) {
-            r.skip();
-            continue;
-        }
-        out.any = true;
-        std::string_view name;
-        std::optional<int64_t> value;
-        WireReader a(r.bytes());
-        while (a.next()) {
-            if (a.field() == kName && a.type() == WireType::Bytes) {
-                name = a.bytes();
-            } else if (a.field() == kNameIid && a.type() == WireType::Varint) {
-                const uint64_t iid = a.varint();
-                if (names)
-                    if (const auto it = names->names.find(iid); it != names->names.end())
-                        name = table.strings.at(it->second);
-            } else if ((a.field() == kIntValue || a.field() == kUintValue) &&
-                       a.type() == WireType::Varint) {
-                value = int64_t(a.varint());
-            } else {
-                a.skip();
+// The ac2g flows of the field-3000 links, as Kineto writes a launch's: one 's' after the launch
+// and an 'f' after each GPU op it links to, all with one id (Kineto's: the correlation id). A
+// graph launch links to several; provenance then binds the launch to the last of them, as it
+// does in the JSON. The id is the launch's first linked event id; an event linked by several
+// launches takes the first one's.
+class LaunchFlows {
+public:
+    explicit LaunchFlows(const TrackEvents& ev) {
+        uint64_t maxId = 0;
+        for (const uint64_t id : ev.links) maxId = std::max(maxId, id);
+        if (!ev.links.empty() && maxId < 4 * uint64_t(ev.links.size()) + (1u << 16))
+            dense_.assign(maxId + 1, kNone);
+        for (uint32_t r = 0; r < ev.size(); ++r) {
+            const uint32_t begin = ev.linkBegin[r], end = ev.linkBegin[r + 1];
+            for (uint32_t l = begin; l < end; ++l) {
+                const uint64_t id = ev.links[l];
+                if (!dense_.empty()) {
+                    if (dense_[id] == kNone) dense_[id] = ev.links[begin];
+                } else {
+                    sparse_.try_emplace(id, ev.links[begin]);
+                }
             }
         }
-        if (name == "External id" && value) out.externalId = value;
     }
-    return out;
-}
+    // The flow id of the GPU op with this event id; nullopt when no launch links to it.
+    std::optional<uint64_t> of(uint64_t eventId) const {
+        if (!dense_.empty()) {
+            if (eventId < dense_.size() && dense_[eventId] != kNone) return dense_[eventId];
+            return std::nullopt;
+        }
+        const auto it = sparse_.find(eventId);
+        return it == sparse_.end() ? std::nullopt : std::optional(it->second);
+    }
+
+private:
+    static constexpr uint64_t kNone = UINT64_MAX;
+    std::vector<uint64_t> dense_;  // by event id, when the ids are few and small
+    std::unordered_map<uint64_t, uint64_t> sparse_;
+};
 
 // One row of the event table before it is written: where it comes from and when it starts.
 struct Item {
@@ -122,7 +121,6 @@ public:
         : trace_(trace), t_(table), ev_(trace.events), ids_(table.tracks), options_(options) {}
 
     RowSources run() {
-        const std::string_view bytes = trace_.text();
         const ClockSnapshot& clock = t_.clock;
         trace_.metadata.forwardBackwardFlows = false;  // Cuspy drops them (trace.py)
         base_ = clock.hasBoottime ? int64_t(clock.boottime) : 0;
@@ -131,7 +129,8 @@ public:
         else if (clock.hasBoottime)
             trace_.metadata.baseTimeNs = int64_t(clock.boottime);
 
-        const SlicePairs pairs = pairSlices(t_.events);
+        SlicePairs pairs = pairSlices(t_.events);
+        const bool noSlices = pairs.begin.empty();
         std::vector<Item> items;
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
@@ -139,6 +138,7 @@ public:
             items.push_back({t_.events.ts[b], t_.events.ts[pairs.end[i]] - t_.events.ts[b],
                              RowSources::code(RowSource::TrackEvent, b)});
         }
+        pairs = SlicePairs();
         for (uint32_t r = 0; r < t_.events.size(); ++r)
             if (t_.events.type[r] == track_event::kTypeInstant)
                 items.push_back({t_.events.ts[r], 0, RowSources::code(RowSource::TrackEvent, r)});
@@ -150,15 +150,17 @@ public:
                              RowSources::code(RowSource::RenderStage, s)});
         for (uint32_t c = 0; c < t_.counters.size(); ++c)
             items.push_back({t_.counters.ts[c], 0, RowSources::code(RowSource::GpuCounter, c)});
+        // The items hold the times from here on: the TrackEvents' own go before the sort's
+        // buffer and the event table grow, and so do the rows that make no event (slice ends).
+        std::vector<int64_t>().swap(t_.events.ts);
+        std::vector<int64_t>().swap(t_.stages.ts);
+        std::vector<uint64_t>().swap(t_.stages.duration);
+        keepEventRows(items);
         std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
             return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
         });
-        // The items hold the times from here on: the TrackEvents' own go before the event table
-        // grows.
-        std::vector<int64_t>().swap(t_.events.ts);
 
-        // Launch links: the event ids some launch points at get an 'f' row.
-        std::unordered_set<uint64_t> linked(t_.events.links.begin(), t_.events.links.end());
+        const LaunchFlows flows(t_.events);
         ev_.reserve(items.size() + 2 * t_.events.links.size());
         RowSources sources;
         sources.of.reserve(ev_.length.capacity());
@@ -166,13 +168,13 @@ public:
             const auto kind = RowSource(item.source & 7);
             const uint32_t i = uint32_t(item.source >> 3);
             if (kind == RowSource::TrackEvent) {
-                addTrackEvent(bytes, i, item, sources);
-                for (uint32_t l = t_.events.linkBegin[i]; l < t_.events.linkBegin[i + 1]; ++l)
-                    addFlow('s', t_.events.links[l], item.ts, sources);
+                addTrackEvent(i, item, sources);
+                if (t_.events.linkBegin[i] < t_.events.linkBegin[i + 1])
+                    addFlow('s', t_.events.links[t_.events.linkBegin[i]], item.ts, sources);
             } else if (kind == RowSource::RenderStage) {
-                addStage(i, sources);
-                if (linked.count(t_.stages.eventId[i]))
-                    addFlow('f', t_.stages.eventId[i], item.ts, sources);
+                addStage(i, item, sources);
+                if (const std::optional<uint64_t> id = flows.of(t_.stages.eventId[i]))
+                    addFlow('f', *id, item.ts, sources);
                 else if (kineto::isGpuKernel(ev_.catOf(ev_.size() - 1)))
                     ++unlinkedKernels_;
             } else if (kind == RowSource::GpuCounter) {
@@ -182,11 +184,52 @@ public:
             }
         }
         nameTracks();
-        noteWhatWasSkipped(pairs.begin.empty());
+        noteWhatWasSkipped(noSlices);
         return sources;
     }
 
 private:
+    // Drops the TrackEvents no item comes from (slice ends), renumbering the items, counter
+    // values and External ids that point at the others: about half the decoded rows, freed
+    // before the event table grows, and not kept for the args.
+    void keepEventRows(std::vector<Item>& items) {
+        TrackEvents& te = t_.events;
+        std::vector<uint32_t> index(te.size(), UINT32_MAX);
+        for (const Item& item : items)
+            if (RowSource(item.source & 7) == RowSource::TrackEvent) index[item.source >> 3] = 0;
+        for (const auto& [row, value] : te.counterValues) index[row] = 0;
+        uint32_t kept = 0;
+        for (uint32_t& i : index)
+            if (i == 0) i = kept++;
+        auto keep = [&](auto& column) {
+            using Column = std::remove_reference_t<decltype(column)>;
+            Column out;
+            out.reserve(kept);
+            for (uint32_t r = 0; r < index.size(); ++r)
+                if (index[r] != UINT32_MAX) out.push_back(column[r]);
+            column.swap(out);
+        };
+        keep(te.offset), keep(te.length), keep(te.type), keep(te.track), keep(te.name);
+        keep(te.category), keep(te.generation), keep(te.annotated);
+        std::vector<uint32_t> linkBegin{0};
+        std::vector<uint64_t> links;
+        linkBegin.reserve(kept + 1);
+        for (uint32_t r = 0; r < index.size(); ++r) {
+            if (index[r] == UINT32_MAX) continue;
+            links.insert(links.end(), te.links.begin() + te.linkBegin[r],
+                         te.links.begin() + te.linkBegin[r + 1]);
+            linkBegin.push_back(uint32_t(links.size()));
+        }
+        te.linkBegin.swap(linkBegin);
+        te.links.swap(links);
+        std::erase_if(te.externalIds, [&](const auto& e) { return index[e.first] == UINT32_MAX; });
+        for (auto& [row, value] : te.externalIds) row = index[row];
+        for (auto& [row, value] : te.counterValues) row = index[row];
+        for (Item& item : items)
+            if (RowSource(item.source & 7) == RowSource::TrackEvent)
+                item.source = RowSources::code(RowSource::TrackEvent, index[item.source >> 3]);
+    }
+
     // The event table's id of a string of the decoded table, interned once rather than hashed
     // again on every row (kernel names run to thousands of characters).
     uint32_t fromTable(uint32_t id) {
@@ -228,36 +271,69 @@ private:
         ev_.kinds.push_back(k);
     }
 
-    void addTrackEvent(std::string_view bytes, uint32_t i, const Item& item, RowSources& sources) {
+    // The pid and tid keys of a track's rows, its threads noted for nameTracks on first use.
+    struct Lane {
+        KeyId pid, tid;
+    };
+    const Lane& trackLane(uint64_t uuid) {
+        if (lastTrack_ && lastTrackUuid_ == uuid) return *lastTrack_;
+        auto [it, added] = trackLanes_.try_emplace(uuid);
+        if (added) {
+            const auto [pid, tid] = ids_.of(uuid);
+            usedThreads_.emplace(pid, tid);
+            it->second = {ev_.keys.intKey(pid), ev_.keys.intKey(tid)};
+        }
+        lastTrackUuid_ = uuid;
+        lastTrack_ = &it->second;
+        return it->second;
+    }
+
+    void addTrackEvent(uint32_t i, const Item& item, RowSources& sources) {
         const TrackEvents& te = t_.events;
-        const auto [pid, tid] = ids_.of(te.track[i]);
-        usedThreads_.emplace(pid, tid);
-        const SliceArgs args = sliceArgs(t_, bytes, i);
+        const Lane& lane = trackLane(te.track[i]);
+        const bool annotated = te.annotated[i] != 0;
         const bool slice = te.type[i] != track_event::kTypeInstant;
         const std::optional<uint32_t> cat =
             te.category[i] ? std::optional(fromTable(te.category[i])) : std::nullopt;
-        push(slice ? 'X' : 'i', fromTable(te.name[i]), cat, ev_.keys.intKey(pid),
-             ev_.keys.intKey(tid), item.ts, slice ? std::optional(item.dur) : std::nullopt,
-             args.any);
-        if (args.externalId) ev_.externalId.back() = ev_.keys.intKey(*args.externalId);
-        sources.push(args.any ? RowSource::TrackEvent : RowSource::None, i);
+        push(slice ? 'X' : 'i', fromTable(te.name[i]), cat, lane.pid, lane.tid, item.ts,
+             slice ? std::optional(item.dur) : std::nullopt, annotated);
+        const auto id = std::lower_bound(te.externalIds.begin(), te.externalIds.end(),
+                                         std::pair<uint32_t, int64_t>(i, INT64_MIN));
+        if (id != te.externalIds.end() && id->first == i)
+            ev_.externalId.back() = ev_.keys.intKey(id->second);
+        sources.push(annotated ? RowSource::TrackEvent : RowSource::None, i);
     }
 
-    std::pair<int64_t, int64_t> stageLane(uint32_t i) const {
+    // The GPU, stream and category keys of a render stage, by (GPU, queue, stage): one entry per
+    // lane and stage kind; the lanes noted for nameTracks on first use.
+    struct StageKeys {
+        KeyId pid, tid;
+        uint32_t cat;
+    };
+    const StageKeys& stageKeys(uint32_t i) {
         const RenderStages& st = t_.stages;
-        const std::optional<int64_t> stream = streamOfQueue(t_.strings.at(st.queue[i]));
-        return {st.gpu[i], stream.value_or(int64_t(st.queueIid[i]))};
+        const auto key =
+            std::make_tuple(st.gpu[i], st.queue[i], st.queueIid[i], st.stage[i], st.stageIid[i]);
+        if (lastStage_ && lastStageKey_ == key) return *lastStage_;
+        auto [it, added] = stageKeys_.try_emplace(key);
+        if (added) {
+            const std::optional<int64_t> stream = streamOfQueue(t_.strings.at(st.queue[i]));
+            const int64_t gpu = st.gpu[i], lane = stream.value_or(int64_t(st.queueIid[i]));
+            gpuLanes_.emplace(gpu, lane);
+            it->second = {
+                ev_.keys.intKey(gpu), ev_.keys.intKey(lane),
+                ev_.strings.intern(stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i]))};
+        }
+        lastStageKey_ = key;
+        lastStage_ = &it->second;
+        return it->second;
     }
 
-    void addStage(uint32_t i, RowSources& sources) {
+    void addStage(uint32_t i, const Item& item, RowSources& sources) {
         const RenderStages& st = t_.stages;
-        const auto [gpu, stream] = stageLane(i);
-        gpuLanes_.emplace(gpu, stream);
+        const StageKeys& keys = stageKeys(i);
         const uint32_t name = st.kernel[i] ? st.kernel[i] : st.name[i];
-        push('X', fromTable(name),
-             ev_.strings.intern(stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i])),
-             ev_.keys.intKey(gpu), ev_.keys.intKey(stream), st.ts[i], int64_t(st.duration[i]),
-             true);
+        push('X', fromTable(name), keys.cat, keys.pid, keys.tid, item.ts, item.dur, true);
         sources.push(RowSource::RenderStage, i);
     }
 
@@ -376,6 +452,13 @@ private:
     int64_t base_ = 0;
     std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
     std::vector<uint32_t> poolIds_;  // by decoded-table string id: fromTable's cache
+    std::unordered_map<uint64_t, Lane> trackLanes_;  // by track uuid
+    const Lane* lastTrack_ = nullptr;
+    uint64_t lastTrackUuid_ = 0;
+    using StageKey = std::tuple<int32_t, uint32_t, uint64_t, uint32_t, uint64_t>;
+    std::map<StageKey, StageKeys> stageKeys_;
+    const StageKeys* lastStage_ = nullptr;
+    StageKey lastStageKey_;
     uint64_t unlinkedKernels_ = 0;
 };
 
@@ -385,7 +468,7 @@ Trace readPftrace(TraceBytes bytes, const std::string& name, const LoadOptions& 
     Trace trace;
     trace.path = name;
     trace.bytes = std::move(bytes);
-    PftraceTable table = decodePftrace(trace.text(), name);
+    PftraceTable table = decodePftrace(trace.text(), name, options.threads, options.chunkBytes);
     RowSources sources = Importer(trace, table, options).run();
     trace.argsReader = pftraceArgsReader(std::move(table), std::move(sources));
     return trace;

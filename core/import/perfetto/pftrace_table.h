@@ -33,7 +33,10 @@ struct TrackEvents {
     std::vector<uint8_t> type;  // track_event::kType* (0: unspecified)
     std::vector<uint64_t> track;
     std::vector<uint32_t> name, category;  // StringPool ids (first category only); 0: none
-    std::vector<uint32_t> generation;      // interning generation, for annotationsJson
+    std::vector<uint32_t> generation;      // interning generation, for the args; empty: all 0
+    std::vector<uint8_t> annotated;        // 1 when it has debug annotations
+    // The integer value of its last "External id" annotation that has one: (row, value), by row.
+    std::vector<std::pair<uint32_t, int64_t>> externalIds;
     // render_stage_submission_event_ids of row r: links[linkBegin[r], linkBegin[r + 1]).
     std::vector<uint32_t> linkBegin{0};
     std::vector<uint64_t> links;
@@ -55,7 +58,7 @@ struct RenderStages {
     // The slice's name as Perfetto gives it: name_iid, else name, else the stage's name.
     std::vector<uint32_t> name;
     std::vector<uint32_t> kernel;      // InternedComputeKernel demangled_name (else name); 0: none
-    std::vector<uint32_t> generation;  // interning generation, for the launch's arg names
+    std::vector<uint32_t> generation;  // interning generation, for the launch; empty: all 0
     uint32_t size() const { return uint32_t(ts.size()); }
 };
 

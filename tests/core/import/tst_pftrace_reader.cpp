@@ -206,6 +206,83 @@ private slots:
         QCOMPARE(t.notes, want);
     }
 
+    // A graph launch links to each of its kernels (field 3000 lists their event ids); its flows
+    // are Kineto's: one start and a finish on each kernel with one id, so that provenance binds
+    // the launch to its last kernel and gives each kernel the JSON's stack (the earlier ones
+    // none, as the reference gives them in the JSON).
+    void graphLaunchKernelsTakeTheJsonStacks() {
+        // JSON with ' for ".
+        auto q = [](std::string text) {
+            std::replace(text.begin(), text.end(), '\'', '"');
+            return text;
+        };
+        std::string json =
+            q("{'baseTimeNanoseconds': 1000000, 'traceEvents': ["
+              "{'ph':'X','cat':'cpu_op','name':'Torch-Compiled Region: 0/0',"
+              "'pid':1,'tid':1,'ts':0,'dur':100},"
+              "{'ph':'X','cat':'cuda_runtime','name':'cudaGraphLaunch','pid':1,"
+              "'tid':1,'ts':10,'dur':5,'args':{'cbid':311,'correlation':9}},"
+              "{'ph':'s','id':9,'pid':1,'tid':1,'ts':10,'cat':'ac2g','name':'ac2g'}");
+        for (const std::string k : {"a", "b", "c"}) {
+            const std::string ts = std::to_string(20 + 2 * (k[0] - 'a'));
+            json += q(",{'ph':'X','cat':'kernel','name':'triton_poi_" + k +
+                      "','pid':0,'tid':7,'ts':" + ts +
+                      ",'dur':1,'args':{'device':0,'stream':7,'correlation':9}},"
+                      "{'ph':'f','id':9,'pid':0,'tid':7,'ts':" +
+                      ts + ",'cat':'ac2g','name':'ac2g','bp':'e'}");
+        }
+        json += "]}";
+        const KernelInfo info = test::kernelInfoFrom(
+            "{\"('Torch-Compiled Region: 0/0', False)\": {\"triton_poi_a\": [\"model.py:7 in f\"], "
+            "\"triton_poi_b\": [\"model.py:8 in f\"], \"triton_poi_c\": [\"model.py:9 in f\"]}}");
+        auto stacks = [&](const Trace& t) {
+            const Provenance p = runProvenance(t, info);
+            std::map<std::string, std::string> out;
+            for (uint32_t r = 0; r < t.events.size(); ++r)
+                if (t.events.catOf(r) == "kernel")
+                    out[std::string(t.events.nameOf(r))] = p.stacks.json(p.stack[r]);
+            return out;
+        };
+        const Trace source = test::traceFrom(json);
+        const Trace pf = readBytes(pftraceOf(source));
+        uint32_t starts = 0, finishes = 0;
+        for (uint32_t r = 0; r < pf.events.size(); ++r) {
+            starts += pf.events.phase[r] == 's';
+            finishes += pf.events.phase[r] == 'f';
+        }
+        QCOMPARE(starts, 1u);
+        QCOMPARE(finishes, 3u);
+        const std::map<std::string, std::string> want = {
+            {"triton_poi_a", ""}, {"triton_poi_b", ""}, {"triton_poi_c", R"(["model.py:9 in f"])"}};
+        QCOMPARE(stacks(source), want);
+        QCOMPARE(stacks(pf), want);
+    }
+
+    // A sequence cleared twice (two generations of interned annotation names under the same
+    // iids) reads each slice's args in its own generation.
+    void argsAreReadInTheirGeneration() {
+        auto bytes = [](std::string b) { return std::string(1, char(b.size())) + b; };
+        std::string trace;
+        for (const char* name : {"Alpha", "Beta"}) {
+            const int64_t ts = name[0] == 'A' ? 100 : 300;
+            // Cleared, with debug annotation name 1; then a slice on track 5 annotated name_iid
+            // 1, int 7.
+            const std::string names = "\x1a" + bytes("\x08\x01\x12" + bytes(name));
+            trace += "\x0a" + bytes("\x50\x01\x68\x01\x62" + bytes(names));
+            const std::string annotation = "\x22" + bytes("\x08\x01\x20\x07");
+            const std::string begin = "\x48\x01\x58\x05\xba\x01" + bytes("op") + annotation;
+            for (const auto& [t, event] :
+                 {std::pair(ts, begin), std::pair(ts + 50, std::string("\x48\x02\x58\x05"))})
+                trace += "\x0a" + bytes("\x40" + std::string(1, char((t & 0x7f) | 0x80)) +
+                                        std::string(1, char(t >> 7)) + "\x50\x01\x68\x02\x5a" +
+                                        bytes(event));
+        }
+        const Trace t = readBytes(trace);
+        QCOMPARE(t.events.size(), uint32_t(2));
+        QCOMPARE(t.args(0).object().dump(), std::string(R"({"Alpha":7})"));
+        QCOMPARE(t.args(1).object().dump(), std::string(R"({"Beta":7})"));
+    }
+
     // A truncated or corrupt file is refused naming the file and the byte.
     void truncatedAndCorruptInputIsRefused() {
         const std::string bytes = pftraceOf(loadTrace(kExample));
