@@ -16,7 +16,7 @@ namespace stackline {
 
 enum class KernelStatus : uint8_t {
     Outside,     // not reached from a compiled region
-    Annotated,   // carries args.stack
+    Annotated,   // carries args.stack, or a stack matched by name (StackOrigin::MatchedByName)
     Unresolved,  // a GPU kernel reached from a compiled region that ends without a stack
 };
 
@@ -26,7 +26,9 @@ struct Provenance {
     bool applied = false;
     bool assignUids = false;
 
-    std::vector<uint32_t> stack;  // per row: StackPool id of args.stack in the output, 0 if none
+    // Per row: StackPool id of args.stack in the output, or of the stack Stackline's rule by name
+    // shows (annotate/matched_by_name.h, not in the output); 0 if none.
+    std::vector<uint32_t> stack;
     // Per row, a bit each (on big traces every byte per event counts): whether this run writes
     // args.stack there, and whether the processor reached the event from a region.
     std::vector<bool> written, reached;
@@ -34,7 +36,7 @@ struct Provenance {
     StackOrigins origins;  // how each row's stack was obtained
     Diagnostics diagnostics;
 
-    uint32_t annotatedCount = 0;  // events whose output args carry "stack"
+    uint32_t annotatedCount = 0;  // events whose output args carry "stack" (not those by name)
     uint32_t writtenCount = 0;
 
     KernelStatus status(const EventTable& events, uint32_t row) const;
@@ -42,8 +44,9 @@ struct Provenance {
     bool isGpuKernel(const EventTable& events, uint32_t row) const;
 };
 
-// Runs the processor. With empty kernel information nothing is written (as in the reference), but
-// stacks already in the trace are taken up and kernels reached without one are still found.
+// Runs the processor, then, on a trace without compiled regions, Stackline's rule by name. With
+// empty kernel information nothing is written (as in the reference), but stacks already in the
+// trace are taken up and kernels reached without one are still found.
 // threads: 0 uses a second core on big traces; 1 runs everything on the calling thread; more
 // always splits the work (as tests do to reach that path on small traces).
 Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads = 0);
