@@ -4,7 +4,8 @@
 # no compiled region): the Triton kernels that exactly one graph of the kernel information names
 # get their stacks by name, and summary, hotspots and annotate's notes say so; the other Triton
 # kernels get a no_compiled_region warning saying to profile with --pytorch=autograd-nvtx; the
-# annotated Chrome JSON carries none of these stacks.
+# annotated Chrome JSON carries none of these stacks, and gives them again when read back with the
+# kernel information.
 set -eu
 cli=$1
 make_export=$2
@@ -41,4 +42,9 @@ if grep -q '"stack"' "$out/annotated.json"; then fail "the annotated Chrome JSON
 grep -q ' 0 of [0-9]* GPU kernels carry a stack' "$out/annotate.err" || fail "annotate counts stacks it did not write: $(head -1 "$out/annotate.err")"
 grep -q 'note: 34 Triton kernels got their stacks matched by name' "$out/annotate.err" || fail "annotate does not say what was matched by name"
 grep -q 'note: 6 Triton kernels .*--pytorch=autograd-nvtx' "$out/annotate.err" || fail "annotate does not say how to profile"
+# Read back with the kernel information, the output gives the same stacks by name again.
+"$cli" hotspots "$out/no_ranges.sqlite" --kernel-info "$kinfo" --folded >"$out/folded.sqlite" 2>/dev/null
+"$cli" hotspots "$out/annotated.json" --kernel-info "$kinfo" --folded >"$out/folded.annotated" 2>/dev/null
+[ -s "$out/folded.sqlite" ] && cmp -s "$out/folded.sqlite" "$out/folded.annotated" ||
+    fail "the annotated output read back with the kernel information gives other stacks by name"
 exit $status
