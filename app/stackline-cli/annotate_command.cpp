@@ -99,7 +99,8 @@ int annotate(const Args& a) {
         if (!a.report.empty()) report = dumpJson(reportJson(trace, p), 1) + "\n";
         std::vector<Diagnostic> said;
         for (const Diagnostic& d : p.diagnostics)
-            if (d.kind == DiagnosticKind::NoCompiledRegion &&
+            if ((d.kind == DiagnosticKind::NoCompiledRegion ||
+                 d.kind == DiagnosticKind::MatchedByName) &&
                 std::none_of(said.begin(), said.end(),
                              [&](const Diagnostic& e) { return e.sameText(d); })) {
                 said.push_back(d);
@@ -118,9 +119,11 @@ int annotate(const Args& a) {
     if (!a.report.empty()) writeFile(a.report, report);
     PhaseTimer::Times exportTime = t2.elapsed();
 
-    std::cerr << "annotated " << p.writtenCount << " events; " << s.annotatedKernels << " of "
-              << s.kernels << " GPU kernels carry a stack, " << s.unresolvedKernels
-              << " unresolved; " << p.diagnostics.size() << " diagnostics\n";
+    // Stacks matched by name are not in the output: not counted as carried.
+    std::cerr << "annotated " << p.writtenCount << " events; "
+              << s.annotatedKernels - s.matchedByName << " of " << s.kernels
+              << " GPU kernels carry a stack, " << s.unresolvedKernels << " unresolved; "
+              << p.diagnostics.size() << " diagnostics\n";
     for (const std::string& note : notes) std::cerr << "note: " << note << "\n";
     if (a.timings) {
         char line[256];

@@ -102,9 +102,11 @@ TraceKernels readTrace(const std::string& path, const KernelInfo& info) {
     TraceKernels out;
     for (uint32_t r = 0; r < ev.size(); ++r) {
         if (ev.phase[r] != 'X' || !kineto::isGpuKernel(ev.catOf(r))) continue;
-        const StackSource* source = provenance.origins.of(r) == StackOrigin::Matched
-                                        ? provenance.origins.sourceOf(r)
-                                        : nullptr;
+        const StackOrigin origin = provenance.origins.of(r);
+        const StackSource* source =
+            origin == StackOrigin::Matched || origin == StackOrigin::MatchedByName
+                ? provenance.origins.sourceOf(r)
+                : nullptr;
         const std::string graph = source ? source->graphKey : std::string();
         OnTrace& t = out[{graph, std::string(ev.nameOf(r))}];
         t.durNs.push_back(ev.durNs.empty() ? 0 : ev.durNs[r]);

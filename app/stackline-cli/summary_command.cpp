@@ -82,8 +82,11 @@ int summary(const Args& a) {
               << "tracks:             " << s.tracks << "\n"
               << "GPU kernels:        " << s.kernels << "\n"
               << "compiled regions:   " << s.compiledRegions << "\n"
-              << "annotated kernels:  " << s.annotatedKernels << "\n"
-              << "unresolved kernels: " << s.unresolvedKernels << "\n"
+              << "annotated kernels:  " << s.annotatedKernels << "\n";
+    if (s.matchedByName)
+        std::cout << "  matched by name:  " << s.matchedByName
+                  << " (Stackline's rule, not the reference's; annotate does not write them)\n";
+    std::cout << "unresolved kernels: " << s.unresolvedKernels << "\n"
               << "eager stacks:       " << *s.eagerStacks << "\n"
               << "diagnostics:" << (s.diagnostics.empty() ? " none" : "") << "\n";
     for (auto& [kind, count] : s.diagnostics) std::cout << "  " << kind << ": " << count << "\n";

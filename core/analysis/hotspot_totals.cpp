@@ -45,8 +45,10 @@ HotspotTotals hotspotTotalsOf(const Hotspots& h) {
     HotspotTotals t;
     t.annotatedGpuNs = h.annotatedGpuNs;
     t.unresolvedGpuNs = h.unresolvedGpuNs;
+    t.byNameGpuNs = h.byNameGpuNs;
     for (const SourceLine& l : h.lines)
         t.lines.push_back({l.file, l.line, l.function, l.code, l.selfNs, l.totalNs, l.launches,
+                           l.byNameLaunches,
                            std::set<std::string>(l.kernels.begin(), l.kernels.end())});
     return t;
 }
@@ -54,6 +56,7 @@ HotspotTotals hotspotTotalsOf(const Hotspots& h) {
 void HotspotSum::add(const HotspotTotals& t) {
     annotatedGpuNs_ += t.annotatedGpuNs;
     unresolvedGpuNs_ += t.unresolvedGpuNs;
+    byNameGpuNs_ += t.byNameGpuNs;
     for (const LineTotals& l : t.lines) {
         LineTotals& sum = lines_[{l.file, l.line}];
         if (sum.file.empty()) {
@@ -65,6 +68,7 @@ void HotspotSum::add(const HotspotTotals& t) {
         sum.selfNs += l.selfNs;
         sum.totalNs += l.totalNs;
         sum.launches += l.launches;
+        sum.byNameLaunches += l.byNameLaunches;
         sum.kernels.insert(l.kernels.begin(), l.kernels.end());
     }
 }
@@ -73,6 +77,7 @@ HotspotTotals HotspotSum::result() const {
     HotspotTotals t;
     t.annotatedGpuNs = annotatedGpuNs_;
     t.unresolvedGpuNs = unresolvedGpuNs_;
+    t.byNameGpuNs = byNameGpuNs_;
     for (const auto& [key, line] : lines_) t.lines.push_back(line);
     sortLines(t.lines);
     return t;
@@ -81,23 +86,23 @@ HotspotTotals HotspotSum::result() const {
 OrderedJson hotspotTotalsJson(const HotspotTotals& t) {
     auto us = [](int64_t ns) { return double(ns) / 1000.0; };
     OrderedJson lines = OrderedJson::array();
-    for (const LineTotals& l : t.lines)
-        lines.push_back({{"file", l.file},
-                         {"line", l.line},
-                         {"function", l.function},
-                         {"code", l.code},
-                         {"self_us", us(l.selfNs)},
-                         {"total_us", us(l.totalNs)},
-                         {"launches", l.launches},
-                         {"kernels", l.kernels.size()},
-                         {"self_ns", l.selfNs},
-                         {"total_ns", l.totalNs},
-                         {"kernel_names", l.kernels}});
-    return {{"lines", std::move(lines)},
-            {"annotated_gpu_us", us(t.annotatedGpuNs)},
-            {"unresolved_gpu_us", us(t.unresolvedGpuNs)},
-            {"annotated_gpu_ns", t.annotatedGpuNs},
-            {"unresolved_gpu_ns", t.unresolvedGpuNs}};
+    for (const LineTotals& l : t.lines) {
+        OrderedJson line = {{"file", l.file},           {"line", l.line},
+                            {"function", l.function},   {"code", l.code},
+                            {"self_us", us(l.selfNs)},  {"total_us", us(l.totalNs)},
+                            {"launches", l.launches},   {"kernels", l.kernels.size()},
+                            {"self_ns", l.selfNs},      {"total_ns", l.totalNs},
+                            {"kernel_names", l.kernels}};
+        if (l.byNameLaunches) line["matched_by_name_launches"] = l.byNameLaunches;
+        lines.push_back(std::move(line));
+    }
+    OrderedJson j = {{"lines", std::move(lines)},
+                     {"annotated_gpu_us", us(t.annotatedGpuNs)},
+                     {"unresolved_gpu_us", us(t.unresolvedGpuNs)},
+                     {"annotated_gpu_ns", t.annotatedGpuNs},
+                     {"unresolved_gpu_ns", t.unresolvedGpuNs}};
+    if (t.byNameGpuNs) j["matched_by_name_gpu_ns"] = t.byNameGpuNs;
+    return j;
 }
 
 HotspotTotals hotspotTotalsFromJson(const OrderedJson& j) {
@@ -105,6 +110,8 @@ HotspotTotals hotspotTotalsFromJson(const OrderedJson& j) {
     HotspotTotals t;
     t.annotatedGpuNs = int64_t(count(j, "annotated_gpu_ns"));
     t.unresolvedGpuNs = int64_t(count(j, "unresolved_gpu_ns"));
+    if (j.contains("matched_by_name_gpu_ns"))
+        t.byNameGpuNs = int64_t(count(j, "matched_by_name_gpu_ns"));
     const OrderedJson& lines = member(j, "lines");
     if (!lines.is_array()) throw InputError("\"lines\" is not an array");
     std::set<std::pair<std::string, int>> seen;
@@ -126,6 +133,8 @@ HotspotTotals hotspotTotalsFromJson(const OrderedJson& j) {
             l.selfNs = int64_t(count(line, "self_ns"));
             l.totalNs = int64_t(count(line, "total_ns"));
             l.launches = count(line, "launches");
+            if (line.contains("matched_by_name_launches"))
+                l.byNameLaunches = count(line, "matched_by_name_launches");
             const OrderedJson& names = member(line, "kernel_names");
             if (!names.is_array()) throw InputError("\"kernel_names\" is not an array");
             for (const OrderedJson& name : names) {

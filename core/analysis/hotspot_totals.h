@@ -23,6 +23,7 @@ struct LineTotals {
     int64_t selfNs = 0;
     int64_t totalNs = 0;
     uint64_t launches = 0;
+    uint64_t byNameLaunches = 0;    // of those, stacks matched by name (StackOrigin::MatchedByName)
     std::set<std::string> kernels;  // distinct kernel names
 };
 
@@ -31,6 +32,7 @@ struct HotspotTotals {
                                     // (file, line), as Hotspots lists them
     int64_t annotatedGpuNs = 0;     // the sum of the lines' self time
     int64_t unresolvedGpuNs = 0;
+    int64_t byNameGpuNs = 0;  // of annotatedGpuNs, kernels whose stacks were matched by name
 };
 
 HotspotTotals hotspotTotalsOf(const Hotspots& h);
@@ -44,11 +46,12 @@ public:
 
 private:
     std::map<std::pair<std::string, int>, LineTotals> lines_;
-    int64_t annotatedGpuNs_ = 0, unresolvedGpuNs_ = 0;
+    int64_t annotatedGpuNs_ = 0, unresolvedGpuNs_ = 0, byNameGpuNs_ = 0;
 };
 
 // Every line (no --top here: the JSON is for adding up). Times in integer nanoseconds and, for
-// reading, in microseconds.
+// reading, in microseconds. What was matched by name ("matched_by_name_gpu_ns", a line's
+// "matched_by_name_launches") is written only where there is any, and read as 0 where absent.
 OrderedJson hotspotTotalsJson(const HotspotTotals& t);
 
 // Reads hotspotTotalsJson's output back; throws InputError saying what is missing or

@@ -50,6 +50,7 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p,
         }
         const StackLines& s = it->second;
         h.annotatedGpuNs += k.ns;
+        if (k.byName) h.byNameGpuNs += k.ns;
         const int64_t n = int64_t(s.innermost.size());
         for (int64_t i = 0; i < n; ++i)
             lines[s.innermost[size_t(i)]].selfNs += selfShareNs(k.ns, n, i);
@@ -59,6 +60,7 @@ Hotspots computeHotspots(const Trace& trace, const Provenance& p,
             l.totalNs += k.ns;
             ++l.launches;
             l.guessedLaunches += k.guessed;
+            l.byNameLaunches += k.byName;
             l.rows.push_back(k.row);
             if (std::find(l.kernels.begin(), l.kernels.end(), name) == l.kernels.end())
                 l.kernels.push_back(name);

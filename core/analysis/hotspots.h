@@ -29,6 +29,7 @@ struct SourceLine {
     double totalUs = 0;                // totalNs / 1000
     uint64_t launches = 0;             // kernel events whose stacks contain the line
     uint64_t guessedLaunches = 0;      // of those, stacks guessed (StackOrigin::SingleStack)
+    uint64_t byNameLaunches = 0;       // of those, stacks matched by name (MatchedByName)
     std::vector<std::string> kernels;  // distinct kernel names
     std::vector<uint32_t> rows;        // those kernel events
 };
@@ -37,6 +38,7 @@ struct Hotspots {
     std::vector<SourceLine> lines;  // by self time, then total time, largest first
     int64_t annotatedGpuNs = 0;     // kernels charged to lines (with options.eager, eager ones too)
     int64_t unresolvedGpuNs = 0;
+    int64_t byNameGpuNs = 0;    // of annotatedGpuNs, kernels whose stacks were matched by name
     double annotatedGpuUs = 0;  // annotatedGpuNs / 1000, for display
     double unresolvedGpuUs = 0;
 };

@@ -52,7 +52,9 @@ void forEachKernelSample(const Trace& trace, const Provenance& p,
         s.status = p.status(t, row);
         if (s.status == KernelStatus::Annotated) {
             s.kind = KernelStackKind::Compiled;
-            s.guessed = p.origins.of(row) == StackOrigin::SingleStack;
+            const StackOrigin origin = p.origins.of(row);
+            s.guessed = origin == StackOrigin::SingleStack;
+            s.byName = origin == StackOrigin::MatchedByName;
             s.stackKey = p.stackOf(row);
         } else if (s.status == KernelStatus::Outside && options.eager) {
             if (uint32_t id = options.eager->stackOf(row)) {

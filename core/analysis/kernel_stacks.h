@@ -37,6 +37,7 @@ struct KernelSample {
     KernelStatus status = KernelStatus::Outside;
     KernelStackKind kind = KernelStackKind::None;
     bool guessed = false;  // the processor's stack is a guess (StackOrigin::SingleStack)
+    bool byName = false;   // Stackline's rule by name gave the stack (StackOrigin::MatchedByName)
     // Equal for kernels with equal stacks (0 for none), for callers that cache what they derive.
     uint64_t stackKey = 0;
     // Each stack outermost first; a stack string without a recognisable frame is one pseudo-frame

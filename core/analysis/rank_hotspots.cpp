@@ -29,6 +29,7 @@ RankedHotspots rankHotspots(const std::vector<const Hotspots*>& perTrace) {
             r.sum.totalUs += l.totalUs;
             r.sum.launches += l.launches;
             r.sum.guessedLaunches += l.guessedLaunches;
+            r.sum.byNameLaunches += l.byNameLaunches;
             for (const std::string& k : l.kernels)
                 if (std::find(r.sum.kernels.begin(), r.sum.kernels.end(), k) == r.sum.kernels.end())
                     r.sum.kernels.push_back(k);

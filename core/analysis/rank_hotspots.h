@@ -9,8 +9,8 @@
 namespace stackline {
 
 struct RankedLine {
-    // file, line, function, code; times, launches and guessed launches summed over the traces;
-    // kernels: their distinct names. No rows: event rows belong to one trace (see rows).
+    // file, line, function, code; times, launches, guessed and by-name launches summed over the
+    // traces; kernels: their distinct names. No rows: event rows belong to one trace (see rows).
     SourceLine sum;
     std::vector<double> selfUs;               // per trace; 0 where it has no such line
     std::vector<std::vector<uint32_t>> rows;  // per trace: the line's kernel events there

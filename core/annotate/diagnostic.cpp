@@ -17,9 +17,11 @@ std::string kernels(uint32_t n) {
     return std::to_string(n) + (n == 1 ? " Triton kernel" : " Triton kernels");
 }
 
+// Why a Triton kernel of a trace without regions has no stack: neither the reference's rules nor
+// Stackline's by name (annotate/matched_by_name.h) could give it one.
 std::string noCompiledRegion() {
     return "the trace has no compiled region (no \"" + std::string(kineto::kCompiledRegion) +
-           "\" event), so the kernel information cannot apply";
+           "\" event) for the kernel information to apply to, and no graph of it alone names them";
 }
 
 constexpr std::string_view kWithoutGraphs =
@@ -90,6 +92,9 @@ DiagnosticKind diagnosticKindOf(DiagnosticMessage m) {
         case M::NoRegionUnlaunched:
         case M::NoRegionLaunched:
             return K::NoCompiledRegion;
+        case M::MatchedByName:
+        case M::NameInSeveralGraphs:
+            return K::MatchedByName;
         case M::UnrecognizedKernel:
             return K::UnrecognizedKernel;
         case M::RegionWithoutKernelInfo:
@@ -157,17 +162,28 @@ std::string Diagnostics::message(const Diagnostic& d, const EventTable& events) 
                    "that it is the profile of the compiled model.";
         case M::NoRegionGraphReplay:
             return str(d.name) + " replays " + kernels(d.number) +
-                   " captured in a CUDA/HIP graph, and " + noCompiledRegion() +
-                   " to them: " + std::string(kWithoutGraphs);
+                   " captured in a CUDA/HIP graph without a stack: " + noCompiledRegion() + ": " +
+                   std::string(kWithoutGraphs);
         case M::NoRegionUnlaunched:
             return kernels(d.number) + (d.number == 1 ? " has" : " have") +
-                   " no launch in the trace (as after an untraced CUDA/HIP graph replay), and " +
-                   noCompiledRegion() + " to them: " + std::string(kWithoutGraphs);
+                   " no launch in the trace (as after an untraced CUDA/HIP graph replay) and no "
+                   "stack: " +
+                   noCompiledRegion() + ": " + std::string(kWithoutGraphs);
         case M::NoRegionLaunched:
             return kernels(d.number) + (d.number == 1 ? " is" : " are") +
-                   " launched one by one, and " + noCompiledRegion() +
-                   " to them: profile the call of the torch.compile'd function itself (compiled "
-                   "code called directly, as AOTInductor's, records no region).";
+                   " launched one by one without a stack: " + noCompiledRegion() + ": " +
+                   std::string(texts_.at(d.name));
+        case M::MatchedByName:
+            return kernels(d.number) +
+                   (d.number == 1 ? " got its stack matched by name: from"
+                                  : " got their stacks matched by name: each from") +
+                   " the only graph of the kernel information that names it (Stackline's rule "
+                   "for a trace without compiled regions, not the reference's: annotate does not "
+                   "write these stacks).";
+        case M::NameInSeveralGraphs:
+            return kernels(d.number) + (d.number == 1 ? " is" : " are") +
+                   " named by several graphs of the kernel information (kernel names restart in "
+                   "every graph), so no stack can be matched by name.";
         case M::UnrecognizedKernel:
             return "Kernel " + str(d.name) +
                    " cannot be recognized as a custom kernel or triton kernel. Please try "

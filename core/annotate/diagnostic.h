@@ -23,6 +23,7 @@ enum class DiagnosticKind : uint8_t {
     // Warnings
     KernelInfoSource,
     NoCompiledRegion,
+    MatchedByName,
     UnrecognizedKernel,
     RegionWithoutKernelInfo,
     ForwardRegionNotFound,
@@ -60,8 +61,14 @@ inline constexpr DiagnosticKindInfo kDiagnosticKinds[] = {
      "the same run."},
     {DiagnosticKind::NoCompiledRegion, "no_compiled_region", Severity::Warning,
      "Kernel information applies only to kernels launched inside a compiled region, and the trace "
-     "has none (CUDA/HIP graph replays and compiled code called directly record none); profile "
-     "the compiled model without CUDA graphs."},
+     "has none (CUDA/HIP graph replays and compiled code called directly record none, nor does "
+     "Nsight Systems without --pytorch=autograd-nvtx), so these Triton kernels got no stack, and "
+     "no graph of the kernel information alone names them; profile as the message says."},
+    {DiagnosticKind::MatchedByName, "matched_by_name", Severity::Warning,
+     "The trace has no compiled region, so Stackline gave Triton kernels the stack of the only "
+     "graph of the kernel information that names them: its own rule, not the reference's, shown "
+     "by the viewer, summary and hotspots but never written by annotate. A name in several graphs "
+     "(kernel names restart in every graph) is ambiguous and gets no stack."},
     {DiagnosticKind::UnrecognizedKernel, "unrecognized_kernel", Severity::Warning,
      "A kernel that is neither a Triton kernel nor a known extern kernel got no stack, as in the "
      "reference (which logs this once per path that reaches the kernel, so mostly twice); profile "
@@ -146,7 +153,9 @@ enum class DiagnosticMessage : uint8_t {
     NoRegionNoTriton,         // no_compiled_region
     NoRegionGraphReplay,      // no_compiled_region: NAME (of the launch), COUNT
     NoRegionUnlaunched,       // no_compiled_region: COUNT
-    NoRegionLaunched,         // no_compiled_region: COUNT
+    NoRegionLaunched,         // no_compiled_region: COUNT, text (how to record regions)
+    MatchedByName,            // matched_by_name: COUNT
+    NameInSeveralGraphs,      // matched_by_name: COUNT
     UnrecognizedKernel,       // unrecognized_kernel: NAME (of the kernel)
     RegionWithoutKernelInfo,  // region_without_kernel_info: EVENT (the region), NAME (looked up)
     ForwardRegionNotFound,    // forward_region_not_found: EVENT

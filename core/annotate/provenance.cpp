@@ -16,6 +16,7 @@
 #include "annotate/event_uids.h"
 #include "annotate/flow_mapping.h"
 #include "annotate/forward_by_sequence.h"
+#include "annotate/matched_by_name.h"
 #include "annotate/no_compiled_region.h"
 #include "annotate/process_error.h"
 #include "annotate/stack_lookup.h"
@@ -540,25 +541,27 @@ private:
 }  // namespace
 
 // What reading the trace skipped (Trace::notes), what loading the kernel information had to decide
-// (KernelInfo::notes), then why it cannot apply
-// to a trace without compiled regions: Stackline's warnings, ahead of the processor's own; none
-// for a registry file applied to a trace with regions, so the reference's warnings stay as they
-// are.
+// (KernelInfo::notes), then, for a trace without compiled regions, what Stackline's rule by name
+// placed and why the rest has no stack: Stackline's diagnostics, ahead of the processor's own;
+// none for a registry file applied to a trace with regions, so the reference's warnings stay as
+// they are.
 static std::vector<Diagnostic> kernelInfoNotes(const Trace& trace, const KernelInfo& kernelInfo,
-                                               Diagnostics& diagnostics) {
+                                               Provenance& p) {
     std::vector<Diagnostic> notes;
     for (const std::string& note : trace.notes)
-        notes.emplace_back(DiagnosticMessage::TraceReaderNote, kNoRow, diagnostics.text(note));
+        notes.emplace_back(DiagnosticMessage::TraceReaderNote, kNoRow, p.diagnostics.text(note));
     for (const std::string& note : kernelInfo.notes())
-        notes.emplace_back(DiagnosticMessage::KernelInfoNote, kNoRow, diagnostics.text(note));
-    for (const Diagnostic& d : noCompiledRegionWarnings(trace, kernelInfo)) notes.push_back(d);
+        notes.emplace_back(DiagnosticMessage::KernelInfoNote, kNoRow, p.diagnostics.text(note));
+    for (const Diagnostic& d : matchByName(trace, kernelInfo, p)) notes.push_back(d);
+    for (const Diagnostic& d : noCompiledRegionWarnings(trace, kernelInfo, p, p.diagnostics))
+        notes.push_back(d);
     return notes;
 }
 
 Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads) {
     Provenance p;
     Processor(trace, kernelInfo, p, threads).run();
-    p.diagnostics.prepend(kernelInfoNotes(trace, kernelInfo, p.diagnostics));
+    p.diagnostics.prepend(kernelInfoNotes(trace, kernelInfo, p));
     return p;
 }
 

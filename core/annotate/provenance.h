@@ -17,7 +17,7 @@ namespace stackline {
 
 enum class KernelStatus : uint8_t {
     Outside,     // not reached from a compiled region
-    Annotated,   // carries args.stack
+    Annotated,   // carries args.stack, or a stack matched by name (StackOrigin::MatchedByName)
     Unresolved,  // a GPU kernel reached from a compiled region that ends without a stack
 };
 
@@ -27,7 +27,8 @@ struct Provenance {
     bool applied = false;
     bool assignUids = false;
 
-    // The StackPool id of args.stack in the output, for the rows that have one (a kernel in
+    // The StackPool id of args.stack in the output, or of the stack Stackline's rule by name shows
+    // (annotate/matched_by_name.h, not in the output), for the rows that have one (a kernel in
     // seven on real traces: a plain column would cost 4 bytes for every event).
     ScatteredColumn<uint32_t> stack;
     // Per row, a bit each (on big traces every byte per event counts): whether this run writes
@@ -37,7 +38,7 @@ struct Provenance {
     StackOrigins origins;  // how each row's stack was obtained
     Diagnostics diagnostics;
 
-    uint32_t annotatedCount = 0;  // events whose output args carry "stack"
+    uint32_t annotatedCount = 0;  // events whose output args carry "stack" (not those by name)
     uint32_t writtenCount = 0;
 
     uint32_t stackOf(uint32_t row) const { return stack.at(row, StackPool::kNone); }
@@ -46,8 +47,9 @@ struct Provenance {
     bool isGpuKernel(const EventTable& events, uint32_t row) const;
 };
 
-// Runs the processor. With empty kernel information nothing is written (as in the reference), but
-// stacks already in the trace are taken up and kernels reached without one are still found.
+// Runs the processor, then, on a trace without compiled regions, Stackline's rule by name. With
+// empty kernel information nothing is written (as in the reference), but stacks already in the
+// trace are taken up and kernels reached without one are still found.
 // threads: 0 uses a second core on big traces; 1 runs everything on the calling thread; more
 // always splits the work (as tests do to reach that path on small traces).
 Provenance runProvenance(const Trace& trace, const KernelInfo& kernelInfo, unsigned threads = 0);

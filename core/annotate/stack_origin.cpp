@@ -15,8 +15,7 @@ void StackOrigins::setWritten(uint32_t row, StackOrigin origin, uint32_t source)
 }
 
 const StackSource* StackOrigins::sourceOf(uint32_t row) const {
-    const StackOrigin o = of(row);
-    if (o != StackOrigin::Matched && o != StackOrigin::SingleStack) return nullptr;
+    if (!hasStackSource(of(row))) return nullptr;
     auto it = std::find_if(rowSources_.rbegin(), rowSources_.rend(),
                            [row](const auto& e) { return e.first == row; });
     return it != rowSources_.rend() ? &sources_[it->second] : nullptr;
@@ -30,9 +29,7 @@ std::vector<std::pair<uint32_t, const StackSource*>> StackOrigins::sourcesByRow(
     for (std::size_t i = 0; i < writes.size(); ++i) {
         const uint32_t row = writes[i].first;
         if (i + 1 < writes.size() && writes[i + 1].first == row) continue;  // not its last write
-        const StackOrigin o = of(row);
-        if (o == StackOrigin::Matched || o == StackOrigin::SingleStack)
-            out.emplace_back(row, &sources_[writes[i].second]);
+        if (hasStackSource(of(row))) out.emplace_back(row, &sources_[writes[i].second]);
     }
     return out;
 }

@@ -90,6 +90,7 @@ Summary summarize(const Trace& trace, const Provenance& p) {
         ++s.kernels;
         KernelStatus st = p.status(t, row);
         if (st == KernelStatus::Annotated) ++s.annotatedKernels;
+        if (p.origins.of(row) == StackOrigin::MatchedByName) ++s.matchedByName;
         if (st == KernelStatus::Unresolved) ++s.unresolvedKernels;
     }
     s.tracks = tracks.size();
@@ -98,7 +99,8 @@ Summary summarize(const Trace& trace, const Provenance& p) {
     for (const Diagnostic& d : p.diagnostics) {
         ++byKind[std::size_t(d.kind)];
         const bool note = d.kind == DiagnosticKind::KernelInfoSource ||
-                          d.kind == DiagnosticKind::NoCompiledRegion;
+                          d.kind == DiagnosticKind::NoCompiledRegion ||
+                          d.kind == DiagnosticKind::MatchedByName;
         // Each graph replay of a decode loop says the same: once is enough here.
         if (note && std::none_of(notes.begin(), notes.end(),
                                  [&](const Diagnostic& n) { return n.sameText(d); })) {
@@ -121,6 +123,7 @@ OrderedJson summaryJson(const Summary& s) {
                        {"annotated_kernels", s.annotatedKernels},
                        {"unresolved_kernels", s.unresolvedKernels},
                        {"diagnostics", std::move(diag)}};
+    if (s.matchedByName) out["matched_by_name_kernels"] = s.matchedByName;
     if (s.eagerStacks) out["eager_stacks"] = *s.eagerStacks;
     if (!s.kernelInfoNotes.empty()) out["kernel_info_notes"] = s.kernelInfoNotes;
     return out;

@@ -25,7 +25,10 @@ struct Summary {
     uint64_t tracks = 0;
     uint64_t kernels = 0;           // GPU kernel events, of every category spelling
     uint64_t compiledRegions = 0;   // Torch-Compiled Region / CompiledFunctionBackward cpu_ops
-    uint64_t annotatedKernels = 0;  // GPU kernels carrying a stack
+    uint64_t annotatedKernels = 0;  // GPU kernels carrying a stack (matched by name too)
+    // Of those, stacks of Stackline's rule by name (StackOrigin::MatchedByName), which annotate
+    // does not write; "matched_by_name_kernels" is written only when there are any.
+    uint64_t matchedByName = 0;
     uint64_t unresolvedKernels = 0;
     // Kernels with a Python stack read from the trace (EagerStacks::count). Finding them needs the
     // timeline's tracks, which annotate never builds: set only by callers that have them
@@ -33,7 +36,7 @@ struct Summary {
     std::optional<uint64_t> eagerStacks;
     std::map<std::string, uint64_t> diagnostics;  // by kind name, as printed
     // Messages of Stackline's own warnings about the kernel information (kernel_info_source,
-    // no_compiled_region).
+    // no_compiled_region, matched_by_name).
     std::vector<std::string> kernelInfoNotes;
 };
 

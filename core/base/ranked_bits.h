@@ -40,6 +40,12 @@ public:
         const uint64_t below = (uint64_t(1) << (key & 63)) - 1;
         return before_[key >> 6] + uint32_t(std::popcount(bits_[key >> 6] & below));
     }
+    // Calls f(key) for each member, in key order.
+    template <class F>
+    void forEachMember(F f) const {
+        for (std::size_t w = 0; w < bits_.size(); ++w)
+            for (uint64_t b = bits_[w]; b; b &= b - 1) f(w * 64 + std::size_t(std::countr_zero(b)));
+    }
     // rank(key) for a member, kAbsent otherwise.
     uint32_t find(std::size_t key) const { return contains(key) ? rank(key) : kAbsent; }
 

@@ -19,8 +19,19 @@ public:
     // A later set of a row replaces an earlier one, as an assignment to a plain column would.
     void set(uint32_t row, T value) { pending_.push_back({row, value}); }
 
-    // After the last set(); every row set is below rows.
+    // After the last set(); every row set is below rows. Sealed again after more sets, the
+    // earlier values are kept where no later set replaces them.
     void seal(std::size_t rows) {
+        if (!values_.empty()) {
+            std::vector<Set> all;
+            all.reserve(values_.size() + pending_.size());
+            std::size_t i = 0;
+            rows_.forEachMember([&](std::size_t row) {
+                all.push_back({uint32_t(row), values_[i++]});
+            });
+            all.insert(all.end(), pending_.begin(), pending_.end());
+            pending_ = std::move(all);
+        }
         std::stable_sort(pending_.begin(), pending_.end(),
                          [](const Set& a, const Set& b) { return a.row < b.row; });
         rows_.init(rows);

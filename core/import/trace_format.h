@@ -46,6 +46,11 @@ struct TraceMimeType {
     std::string_view genericIcon;  // "text-x-generic"
 };
 
+// How torch.profiler records torch.compile's compiled regions (Kineto JSON, Cuspy's Perfetto).
+inline constexpr std::string_view kRecordRegionsWithTorchProfiler =
+    "profile the call of the torch.compile'd function itself (compiled code called directly, as "
+    "AOTInductor's, records no region).";
+
 struct TraceFormat {
     std::string_view id;    // "kineto-json": Trace::format, --help, the report
     std::string_view name;  // "PyTorch profiler trace (Kineto JSON)"
@@ -60,6 +65,9 @@ struct TraceFormat {
     // the position, or Cancelled.
     Trace (*read)(TraceBytes bytes, const std::string& name, const LoadOptions& options) = nullptr;
     AnnotatedExport annotatedExport = AnnotatedExport::None;
+    // How to profile so that traces of the format record compiled regions: the advice of the
+    // no_compiled_region warning on Triton kernels launched outside any.
+    std::string_view recordRegions = kRecordRegionsWithTorchProfiler;
 };
 
 inline constexpr std::size_t kSniffBytes = 4096;

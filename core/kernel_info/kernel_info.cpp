@@ -203,6 +203,14 @@ bool KernelInfo::hasKernelInfo(const std::string& graphKey, std::string_view ker
     return g->exact.find(kernel) != g->exact.end() || g->prefixed.find(kernel) != g->prefixed.end();
 }
 
+std::vector<const std::string*> KernelInfo::graphsNaming(std::string_view kernel) const {
+    std::vector<const std::string*> keys;
+    for (std::size_t i = 0; i < graphs_.size(); ++i)
+        if (graphs_[i].exact.contains(kernel) || graphs_[i].prefixed.contains(kernel))
+            keys.push_back(&keyOrder_[i]);
+    return keys;
+}
+
 const OrderedJson* KernelInfo::kernelEntry(const std::string& graphKey,
                                            std::string_view kernel) const {
     const Graph* g = graph(graphKey);

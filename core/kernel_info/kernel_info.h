@@ -76,6 +76,11 @@ public:
     const std::vector<std::string>& backwardKeys(const std::string& compileName) const;
     const std::vector<std::string>& raisingKeys() const { return raisingKeys_; }
 
+    // The keys of the graphs that have an entry for kernel (its name, or "name:handle"), in file
+    // order: for Stackline's rule by name (annotate/matched_by_name.h). The kernel-only part is
+    // no graph, and a graph that is not an object names nothing.
+    std::vector<const std::string*> graphsNaming(std::string_view kernel) const;
+
     // For the details panel: the info stored for a kernel under a graph (exact or name:handle).
     const OrderedJson* kernelEntry(const std::string& graphKey, std::string_view kernel) const;
     const std::vector<std::string>& graphKeys() const { return keyOrder_; }

@@ -364,6 +364,14 @@ void DetailsPanel::showProvenance(uint32_t row) {
                          .arg(uiColor(UiColor::Warning).name(),
                               QString::fromStdString(source->graphKey).toHtmlEscaped());
             break;
+        case StackOrigin::MatchedByName:
+            lines << tr("<span style=\"color:%1\"><b>Stack matched by name</b>: entry "
+                        "<code>%2</code> of graph <code>%3</code>, the only graph of the kernel "
+                        "information that names this kernel, not the reference's rule (the trace "
+                        "has no compiled region; Export does not write this stack)</span>")
+                         .arg(uiColor(UiColor::Warning).name(), shortName(source->kernel),
+                              QString::fromStdString(source->graphKey).toHtmlEscaped());
+            break;
     }
     const OrderedJson* e = source && !source->kernel.empty()
                                ? doc.kernelInfo.kernelEntry(source->graphKey, source->kernel)

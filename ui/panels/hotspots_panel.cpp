@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QFileInfo>
+#include <QFont>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -134,6 +135,17 @@ QVariant HotspotsModel::extra(int row, int column, int role) const {
         return tr("%1 of these launches have a guessed stack: the only stack of their graph, "
                   "the kernel information has no entry for the kernel")
             .arg(l.guessedLaunches);
+    // Stacks of Stackline's rule by name (a trace without compiled regions): not the reference's.
+    if (l.byNameLaunches && column == Launches && role == Qt::FontRole) {
+        QFont italic;
+        italic.setItalic(true);
+        return italic;
+    }
+    if (l.byNameLaunches && column == Launches && role == Qt::ToolTipRole)
+        return tr("%1 of these launches have a stack matched by name: the only graph of the "
+                  "kernel information that names the kernel, not the reference's rule (the trace "
+                  "has no compiled region)")
+            .arg(l.byNameLaunches);
     if (role == Qt::ToolTipRole && column <= Code) {
         const QString where = QString::fromStdString(l.file) +
                               (l.line > 0 ? QStringLiteral(":%1").arg(l.line) : QString());
@@ -329,10 +341,15 @@ void HotspotsPanel::showHotspots(const Computed& c) {
                                  "their Python stack.")
                                   .arg(scope, allKernels_->text()));
         else
-            summary_->setText(tr("%1: charged GPU time %2; unresolved %3. Select a line to "
-                                 "highlight its kernels on the timeline.")
-                                  .arg(scope, formatMicroseconds(h->annotatedGpuUs),
-                                       formatMicroseconds(h->unresolvedGpuUs)));
+            summary_->setText(
+                tr("%1: charged GPU time %2%3; unresolved %4. Select a line to highlight its "
+                   "kernels on the timeline.")
+                    .arg(scope, formatMicroseconds(h->annotatedGpuUs),
+                         h->byNameGpuNs ? tr(" (%1 of it matched by name, Stackline's rule: "
+                                             "launches in italics)")
+                                              .arg(formatMicroseconds(double(h->byNameGpuNs) / 1e3))
+                                        : QString(),
+                         formatMicroseconds(h->unresolvedGpuUs)));
     }
     emit linesChanged();
 }
@@ -405,26 +422,34 @@ void HotspotsPanel::showLine(int sourceRow) {
     const SourceLine& l = model_->line(sourceRow);
     const std::vector<uint32_t>& rows = model_->rowsIn(sourceRow, doc_.get());
     const EventTable& ev = doc_->events();
-    // Per kernel name: instances and time; "guess" when a stack here is a single-stack guess.
-    std::unordered_set<std::string_view> guessed;
-    if (l.guessedLaunches > 0)
-        for (uint32_t r : rows)
-            if (doc_->provenance.origins.of(r) == StackOrigin::SingleStack)
-                guessed.insert(ev.nameOf(r));
+    // Per kernel name: instances and time; "guess" when a stack here is a single-stack guess,
+    // "by name" when Stackline's rule by name gave it.
+    std::unordered_set<std::string_view> guessed, byName;
+    if (l.guessedLaunches > 0 || l.byNameLaunches > 0)
+        for (uint32_t r : rows) {
+            const StackOrigin o = doc_->provenance.origins.of(r);
+            if (o == StackOrigin::SingleStack) guessed.insert(ev.nameOf(r));
+            if (o == StackOrigin::MatchedByName) byName.insert(ev.nameOf(r));
+        }
     kernels_->clear();
     for (const NameTotal& k : totalsByName(ev, rows)) {
-        const bool guess = guessed.count(k.name) != 0;
+        const bool guess = guessed.count(k.name) != 0, named = byName.count(k.name) != 0;
         const std::string name(k.name);
-        auto* item =
-            new QListWidgetItem(tr("%1%2  ×%3  %4")
-                                    .arg(guess ? tr("(guess) ") : QString(), displayName(name))
-                                    .arg(k.count)
-                                    .arg(formatDuration(k.ns)),
-                                kernels_);
+        auto* item = new QListWidgetItem(tr("%1%2  ×%3  %4")
+                                             .arg(guess   ? tr("(guess) ")
+                                                  : named ? tr("(by name) ")
+                                                          : QString(),
+                                                  displayName(name))
+                                             .arg(k.count)
+                                             .arg(formatDuration(k.ns)),
+                                         kernels_);
         item->setData(kNameRole, QString::fromStdString(name));
         item->setToolTip(
             nameToolTip(name) +
-            (guess ? tr("<p>Stack guessed: the only stack of its graph</p>") : QString()));
+            (guess   ? tr("<p>Stack guessed: the only stack of its graph</p>")
+             : named ? tr("<p>Stack matched by name: the only graph of the kernel information "
+                          "that names this kernel, not the reference's rule</p>")
+                     : QString()));
     }
     stepper_->setInstances(doc_, byStart(ev, rows));
     const QString file = QString::fromStdString(l.file);

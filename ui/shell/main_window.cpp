@@ -417,10 +417,13 @@ QString MainWindow::countsText() const {
     const ViewedTrace* doc = document();
     if (!doc) return {};
     const stackline::Summary& s = doc->summary;
+    const QString annotated =
+        s.matchedByName ? tr("%1 (%2 matched by name)").arg(s.annotatedKernels).arg(s.matchedByName)
+                        : QString::number(s.annotatedKernels);
     return tr("%1 events · %2 kernels · %3 annotated · %4 unresolved")
         .arg(s.events)
         .arg(s.kernels)
-        .arg(s.annotatedKernels)
+        .arg(annotated)
         .arg(s.unresolvedKernels);
 }
 
@@ -445,14 +448,17 @@ void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& name, con
     box->open();
 }
 
-// Kernel information from another model or run loads fine but annotates nothing; say so rather
-// than leave the user wondering why no kernel has a stack.
+// Kernel information from another model or run loads fine but annotates nothing (at most some
+// kernels by name, in a trace without compiled regions); say so rather than leave the user
+// wondering why no kernel has a stack.
 void MainWindow::warnIfKernelInfoMatchesNothing() {
     const ViewedTrace* doc = document();
     if (!doc || doc->kernelInfo.empty() || doc->provenance.annotatedCount > 0) return;
     int regions = 0;
     const Diagnostic* noRegion = nullptr;  // the trace has no compiled region: says why
+    bool byName = false;                   // Stackline's rule by name placed some kernels
     for (const Diagnostic& d : doc->provenance.diagnostics) {
+        byName = byName || d.kind == DiagnosticKind::MatchedByName;
         regions += d.kind == DiagnosticKind::RegionWithoutKernelInfo;
         if (!noRegion && d.kind == DiagnosticKind::NoCompiledRegion) noRegion = &d;
     }
@@ -461,7 +467,8 @@ void MainWindow::warnIfKernelInfoMatchesNothing() {
     if (noRegion) {
         showMessageBox(
             QMessageBox::Warning, QStringLiteral("warningBox"),
-            tr("Kernel information cannot apply"),
+            byName ? tr("Kernel information applies by name only")
+                   : tr("Kernel information cannot apply"),
             QString::fromStdString(doc->provenance.diagnostics.message(*noRegion, doc->events())));
         return;
     }

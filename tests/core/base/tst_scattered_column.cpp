@@ -44,6 +44,20 @@ private slots:
         }
         QCOMPARE(c.size(), set);
     }
+    // Sets after a seal, sealed again: the later sets win, the other earlier values stay.
+    void sealedAgainKeepsEarlierValues() {
+        ScatteredColumn<uint32_t> c;
+        c.set(5, 1);
+        c.set(70, 2);
+        c.seal(100);
+        c.set(70, 3);
+        c.set(9, 4);
+        c.seal(100);
+        QCOMPARE(c.size(), std::size_t(3));
+        QCOMPARE(c.at(5, 0), 1u);
+        QCOMPARE(c.at(70, 0), 3u);
+        QCOMPARE(c.at(9, 0), 4u);
+    }
 };
 
 QTEST_APPLESS_MAIN(TstScatteredColumn)

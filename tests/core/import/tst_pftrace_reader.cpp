@@ -240,7 +240,7 @@ private slots:
             std::map<std::string, std::string> out;
             for (uint32_t r = 0; r < t.events.size(); ++r)
                 if (t.events.catOf(r) == "kernel")
-                    out[std::string(t.events.nameOf(r))] = p.stacks.json(p.stack[r]);
+                    out[std::string(t.events.nameOf(r))] = p.stacks.json(p.stackOf(r));
             return out;
         };
         const Trace source = test::traceFrom(json);

@@ -2,11 +2,13 @@
 // thousands of characters (without a space, or a template with spaces) leaves the window and the
 // timeline at their size at 1600 and 800 px; a mangled name is shown demangled and copied as
 // recorded; the details panel says whether a stack came from a kernel-information entry, the
-// single-stack guess, the trace, or nowhere (and then shows no kernel-information block); Hotspots
-// and the slice tooltip's frame follow the same facts.
+// single-stack guess, Stackline's match by name (a trace without compiled regions), the trace, or
+// nowhere (and then shows no kernel-information block); Hotspots, the status bar and the slice
+// tooltip's frame follow the same facts.
 #include <QApplication>
 #include <QClipboard>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -108,6 +110,14 @@ private slots:
             {"stack_traces", {"  File \"/home/u/model.py\", line 7, in forward\n    y = x + 1\n"}},
             {"post_grad_nodes", {"add"}}};
         QVERIFY(write(QStringLiteral("names.pt.trace.kernel_info.json"),
+                      {{kGraphKey.toStdString(), {{"triton_a:1", entry}}}}));
+        // No compiled region: triton_a twice (named by one graph), triton_b (by none).
+        nlohmann::json plain = nlohmann::json::array();
+        addLaunch(plain, 10, QStringLiteral("triton_a"), 1);
+        addLaunch(plain, 30, QStringLiteral("triton_a"), 2);
+        addLaunch(plain, 50, QStringLiteral("triton_b"), 3);
+        QVERIFY(write(QStringLiteral("plain.pt.trace.json"), {{"traceEvents", plain}}));
+        QVERIFY(write(QStringLiteral("plain.pt.trace.kernel_info.json"),
                       {{kGraphKey.toStdString(), {{"triton_a:1", entry}}}}));
     }
 
@@ -215,6 +225,49 @@ private slots:
         for (int i = 0; i < kernels->count(); ++i)
             guesses += kernels->item(i)->text().startsWith(QStringLiteral("(guess)"));
         QCOMPARE(guesses, 3);
+    }
+
+    // Without compiled regions, Stackline's rule by name: said in the details, Hotspots and the
+    // status bar; the rest's warning in a box titled so.
+    void stacksMatchedByNameSaySo() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openTrace(w, dir_.filePath(QStringLiteral("plain.pt.trace.json"))));
+        w.state()->focus(kernelNamed(w, QStringLiteral("triton_a"), false));
+        const QString text = w.details()->provenanceText();
+        QVERIFY2(
+            text.contains(QStringLiteral("Stack matched by name</b>: entry <code>triton_a</code>")),
+            qPrintable(text));
+        QVERIFY(text.contains(kGraphKey.toHtmlEscaped()));
+        QVERIFY(text.contains(QStringLiteral("not the reference's rule")));
+        QVERIFY(text.contains(QStringLiteral("post_grad_nodes")));
+        QVERIFY(w.details()->stackList()->isVisible());
+        QVERIFY2(w.countsText().contains(QStringLiteral("2 (2 matched by name) annotated")),
+                 qPrintable(w.countsText()));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("warningBox"));
+        QVERIFY(box);
+        QCOMPARE(box->windowTitle(), QStringLiteral("Kernel information applies by name only"));
+        // triton_b's (its launch is a flow only, without correlation id: "no launch").
+        QVERIFY2(box->text().startsWith(QStringLiteral("1 Triton kernel has no launch")),
+                 qPrintable(box->text()));
+        box->close();
+
+        HotspotsModel* model = w.panel<HotspotsPanel>()->model();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->line(0).byNameLaunches, uint64_t(2));
+        const QString tip =
+            model->data(model->index(0, HotspotsModel::Launches), Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("2 of these launches have a stack matched by name")),
+                 qPrintable(tip));
+        QVERIFY(model->data(model->index(0, HotspotsModel::Launches), Qt::FontRole)
+                    .value<QFont>()
+                    .italic());
+        w.panel<HotspotsPanel>()->selectVisualRow(0);
+        QListWidget* kernels = w.panel<HotspotsPanel>()->kernelList();
+        QCOMPARE(kernels->count(), 1);
+        QVERIFY2(kernels->item(0)->text().startsWith(QStringLiteral("(by name) triton_a")),
+                 qPrintable(kernels->item(0)->text()));
     }
 
     void sliceTooltipsNameTheLaunchingLine() {
