@@ -3,7 +3,9 @@
 // --python-backtrace=cuda). Only the calls that have one cost anything: a row and a stack id each;
 // the calls with the same stack share it. Frames are names in the trace's string pool, formed as
 // Kineto names a python_function slice ("file.py(12): forward", or a built-in's own name), so the
-// eager-stack analysis reads them as it reads those slices.
+// eager-stack analysis reads them as it reads those slices. Not synthetic python_function slices:
+// those would be rows (every column of the event table) per frame per call, 10-30 frames a call,
+// and would change the timeline's and summary's events.
 #pragma once
 
 #include <cstdint>

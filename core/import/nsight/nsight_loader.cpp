@@ -265,8 +265,10 @@ private:
     // call as Kineto links them.
     void readSyncs() {
         if (!db_.hasTable(kSyncTable)) return;
-        Statement s(db_, std::string("SELECT start, end, deviceId, contextId, streamId, "
-                                     "correlationId, globalPid, syncType FROM ") +
+        // CUPTI's invalid stream (0xFFFFFFFF) reads as -1, as Kineto writes it; so does none.
+        Statement s(db_, std::string("SELECT start, end, deviceId, contextId, "
+                                     "coalesce(streamId, -1), correlationId, globalPid, "
+                                     "syncType FROM ") +
                              kSyncTable);
         std::unordered_map<int64_t, uint32_t> names;  // by syncType
         while (s.step()) {
