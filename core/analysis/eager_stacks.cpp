@@ -138,24 +138,57 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
     EagerStacks out;
     const EventTable& events = trace.events;
     if (events.tsNs.empty()) return out;  // loaded without nanoseconds: no tracks to search
-    // Without python_function slices (recorded without with_stack) no kernel has a stack: skip
-    // the per-kernel searches, whose fallbacks read the args of every runtime call and op.
+    // Without python_function slices (recorded without with_stack) and stacks recorded with the
+    // launches, no kernel has a stack: skip the per-kernel searches, whose fallbacks read the
+    // args of every runtime call and op. A trace has one or the other.
     const EventCategories categories(events);
-    bool any = false;
-    for (uint32_t row = 0; row < events.size() && !any; ++row)
-        any = categories.of(row) == kineto::Category::PythonFunction;
-    if (!any) return out;
+    const LaunchStacks& recorded = trace.launchStacks;
+    bool slices = false;
+    for (uint32_t row = 0; row < events.size() && !slices; ++row)
+        slices = categories.of(row) == kineto::Category::PythonFunction;
+    if (!slices && recorded.empty()) return out;
     StackFinder finder(trace, categories, tracks, flows);
-    std::unordered_map<uint32_t, uint32_t> stackByInnermost;  // innermost frame row -> stack id
+    // Kept once per innermost python_function row, or per recorded stack: only a new one has its
+    // frames listed.
+    std::unordered_map<uint32_t, uint32_t> stackByInnermost, stackByRecorded;
+    std::unordered_map<uint32_t, uint32_t> recordedInOp;  // op row -> recorded stack in it
+    auto addStack = [&](auto&& names) {
+        for (uint32_t name : names) out.frameNames_.push_back(name);
+        out.frameStart_.push_back(uint32_t(out.frameNames_.size()));
+        return uint32_t(out.frameStart_.size() - 2);
+    };
     for (uint32_t row = 0; row < events.size(); ++row) {
         if (!provenance.isGpuKernel(events, row) ||
             provenance.status(events, row) != KernelStatus::Outside)
             continue;
         const uint32_t launch = finder.launchOf(row);
         if (launch == kNoRow) continue;
+        if (!slices) {
+            // Stacks recorded with the calls: the launch's own, else, for a backward kernel, the
+            // one of the first call inside its forward op that has one.
+            EagerOrigin origin = EagerOrigin::Launch;
+            uint32_t id = recorded.stackOf(launch);
+            if (!id) {
+                const uint32_t op = finder.forwardOpOf(launch);
+                if (op == kNoRow) continue;
+                if (recordedInOp.empty())
+                    recorded.forEachCall([&](uint32_t call, uint32_t stack) {
+                        for (uint32_t around : tracks.enclosing(call))
+                            recordedInOp.try_emplace(around, stack);
+                    });
+                const auto found = recordedInOp.find(op);
+                if (found == recordedInOp.end()) continue;
+                id = found->second;
+                origin = EagerOrigin::Forward;
+            }
+            auto [it, added] = stackByRecorded.try_emplace(id, 0);
+            if (added) it->second = addStack(recorded.frames(id));
+            out.found_.push(row, {it->second, origin});
+            ++out.count_;
+            continue;
+        }
         EagerOrigin origin = EagerOrigin::Launch;
-        // The stack is the frames around its owner, kept once per innermost frame: only a new
-        // innermost frame has them listed.
+        // The stack is the frames around its owner.
         uint32_t owner = launch, innermost = finder.innermostFrame(launch);
         if (innermost == kNoRow) {
             owner = finder.forwardOpOf(launch);
@@ -166,10 +199,9 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
         if (innermost == kNoRow) continue;
         auto [it, added] = stackByInnermost.try_emplace(innermost, 0);
         if (added) {
-            const std::vector<uint32_t> frames = finder.pythonFrames(owner);
-            it->second = uint32_t(out.frameStart_.size() - 1);
-            out.frameRows_.insert(out.frameRows_.end(), frames.begin(), frames.end());
-            out.frameStart_.push_back(uint32_t(out.frameRows_.size()));
+            std::vector<uint32_t> names = finder.pythonFrames(owner);
+            for (uint32_t& r : names) r = events.name[r];
+            it->second = addStack(names);
         }
         out.found_.push(row, {it->second, origin});
         ++out.count_;
@@ -183,7 +215,7 @@ uint32_t EagerStacks::stackOf(uint32_t row) const {
 
 std::span<const uint32_t> EagerStacks::frames(uint32_t stack) const {
     if (stack == 0 || stack + 1 >= frameStart_.size()) return {};
-    return std::span<const uint32_t>(frameRows_)
+    return std::span<const uint32_t>(frameNames_)
         .subspan(frameStart_[stack], frameStart_[stack + 1] - frameStart_[stack]);
 }
 

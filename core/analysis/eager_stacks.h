@@ -2,8 +2,10 @@
 // a kernel outside compiled regions was launched by a runtime call that runs inside the
 // python_function slices of its CPU thread; those slices, innermost first, are its stack. A
 // backward kernel, whose autograd thread has no python_function slices, takes the stack of its
-// forward op. This is Stackline's own view, shown and counted apart from the provenance
-// processor's args.stack: the exported trace never carries it.
+// forward op. Where the trace recorded a stack with the launch itself (Trace::launchStacks, from
+// Nsight's --python-backtrace), that stack is the kernel's; a backward kernel's is the one
+// recorded with the first call inside its forward op. This is Stackline's own view, shown and
+// counted apart from the provenance processor's args.stack: the exported trace never carries it.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +36,8 @@ public:
     // The interned stack of a kernel row: 0 when it has none. Kernels with the same stack share
     // the id.
     uint32_t stackOf(uint32_t row) const;
-    // The python_function rows of a stack id, innermost first.
+    // The frame names (string pool ids, python_function slice names) of a stack id, innermost
+    // first.
     std::span<const uint32_t> frames(uint32_t stack) const;
     EagerOrigin origin(uint32_t row) const;
     // Kernels with an eager stack.
@@ -48,8 +51,8 @@ private:
         EagerOrigin origin = EagerOrigin::None;
     };
     SparseColumn<Found> found_;
-    std::vector<uint32_t> frameStart_{0, 0};  // stack id -> first index into frameRows_
-    std::vector<uint32_t> frameRows_;
+    std::vector<uint32_t> frameStart_{0, 0};  // stack id -> first index into frameNames_
+    std::vector<uint32_t> frameNames_;
     uint64_t count_ = 0;
 };
 

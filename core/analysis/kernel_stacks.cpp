@@ -21,9 +21,9 @@ std::vector<FrameStack> compiledStacks(const Provenance& p, uint32_t id) {
 
 std::vector<FrameStack> eagerStack(const EventTable& t, const EagerStacks& eager, uint32_t id) {
     FrameStack frames;
-    std::span<const uint32_t> rows = eager.frames(id);
-    for (auto it = rows.rbegin(); it != rows.rend(); ++it)
-        frames.push_back(pythonFunctionFrame(t.nameOf(*it)));
+    std::span<const uint32_t> names = eager.frames(id);
+    for (auto it = names.rbegin(); it != names.rend(); ++it)
+        frames.push_back(pythonFunctionFrame(t.strings.at(*it)));
     return {std::move(frames)};
 }
 

@@ -15,6 +15,7 @@
 #include "io/trace_bytes.h"
 #include "model/event_args.h"
 #include "model/event_table.h"
+#include "model/launch_stacks.h"
 #include "model/trace_metadata.h"
 
 namespace stackline {
@@ -38,6 +39,8 @@ struct Trace {
     // What the reader skipped or could not resolve, a sentence each, for the trace_reader
     // diagnostics; empty when it read everything.
     std::vector<std::string> notes;
+    // Python stacks recorded with launches (Nsight's --python-backtrace); empty for most formats.
+    LaunchStacks launchStacks;
 
     EventArgs args(uint32_t row) const { return EventArgs(*this, row); }
 

@@ -56,21 +56,6 @@ int64_t dim(const nlohmann::json& args, const char* key, size_t i) {
     return (*it)[i].get<int64_t>();
 }
 
-std::string htmlEscaped(std::string_view s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '<')
-            out += "&lt;";
-        else if (c == '>')
-            out += "&gt;";
-        else if (c == '&')
-            out += "&amp;";
-        else
-            out += c;
-    }
-    return out;
-}
-
 std::string utcText(int64_t epochNs) {
     const std::time_t s = std::time_t(epochNs / 1000000000);
     std::tm tm{};
@@ -483,7 +468,7 @@ ConvertCounts writeExport(const Trace& trace, const std::string& outPath, const 
             }
     }
 
-    // Backtraces, innermost frame at depth 0.
+    // Backtraces, innermost frame at depth 0 (see ConvertOptions::pythonBacktraces).
     if (!chains.empty()) {
         auto& callchains = w.insert("CUDA_CALLCHAINS", {"id", "symbol", "module", "unresolved",
                                                         "originalIP", "stackDepth"});
@@ -491,7 +476,7 @@ ConvertCounts writeExport(const Trace& trace, const std::string& outPath, const 
             for (size_t depth = 0; depth < chains[id].size(); ++depth) {
                 const std::optional<PythonFrame> f = parsePythonFrame(e.nameOf(chains[id][depth]));
                 const std::string function =
-                    htmlEscaped(f ? f->function : std::string(e.nameOf(chains[id][depth])));
+                    f ? f->function : std::string(e.nameOf(chains[id][depth]));
                 callchains.row({int64_t(id) + 1, w.stringId(function),
                                 w.stringId(f ? f->file : std::string()), std::nullopt,
                                 f ? std::optional<int64_t>(f->line) : std::nullopt,

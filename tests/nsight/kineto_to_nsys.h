@@ -34,8 +34,17 @@ struct ConvertOptions {
     // correlation ids, which are unique only per process.
     uint32_t processes = 1;
     // Backtraces from the python_function events enclosing each API call, as CUDA_CALLCHAINS
-    // rows. The layout (symbol = function, module = file, originalIP = line) is an assumption:
-    // no export with --python-backtrace=cuda was available.
+    // rows referenced by CUPTI_ACTIVITY_KIND_RUNTIME.callchainId (--python-backtrace=cuda).
+    // From the schema reference (Nsight Systems Analysis Guide, "SQLite Schema Reference", 2026.4,
+    // schema 3.28.1, https://docs.nvidia.com/nsight-systems/AnalysisGuide/index.html, and the
+    // `.schema` of 2024.6 exports, schema 3.16.1, quoted in public repositories): CUDA_CALLCHAINS
+    // has id, symbol and module (StringIds), unresolved, originalIP and stackDepth ("zero-base
+    // index of the given function in call stack"), primary key (id, stackDepth); no table or
+    // column is specific to Python frames. Public scripts that read Python stacks from it take
+    // the function from symbol and the .py path from module, and order frames by stackDepth with
+    // depth 0 nearest the call (written here: innermost python_function at depth 0). Assumed, as
+    // no export with --python-backtrace=cuda was available: the line in originalIP; a built-in
+    // ("<built-in method ...>", no file) under its own name as symbol with an empty module.
     bool pythonBacktraces = false;
     // Rows in no particular order (nsys 2025.6 no longer promises timestamp order).
     bool shuffleRows = false;

@@ -14,9 +14,10 @@ std::string nvtxRangeName(std::string_view name, int64_t sequenceNr, int64_t opI
 
 namespace {
 
+// A CUDA version code (3020, 7000, 11030): four digits or more, unlike an API's own "_v2".
 bool hasVersionSuffix(std::string_view name) {
     const size_t v = name.rfind("_v");
-    if (v == std::string_view::npos || v + 2 == name.size()) return false;
+    if (v == std::string_view::npos || name.size() - v < 6) return false;
     for (size_t i = v + 2; i < name.size(); ++i)
         if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
     return true;
@@ -28,7 +29,7 @@ struct Suffix {
 };
 // CUPTI_RUNTIME_TRACE_CBID_<name>_v<version> for the calls PyTorch makes most; any other runtime
 // call gets 3020 (CUDA 3.2, the version of most of the original runtime API).
-constexpr std::array<Suffix, 18> kSuffixes = {{
+constexpr std::array<Suffix, 19> kSuffixes = {{
     {"cudaLaunchKernel", "7000"},
     {"cudaLaunchKernel_ptsz", "7000"},
     {"cudaLaunchKernelExC", "11060"},
@@ -44,6 +45,7 @@ constexpr std::array<Suffix, 18> kSuffixes = {{
     {"cudaThreadExchangeStreamCaptureMode", "10010"},
     {"cudaMallocAsync", "11020"},
     {"cudaFreeAsync", "11020"},
+    {"cudaStreamGetCaptureInfo_v2", "11030"},
     {"cudaFuncSetAttribute", "9000"},
     {"cudaDeviceGetAttribute", "5000"},
     {"cudaPointerGetAttributes", "4000"},

@@ -51,13 +51,13 @@ QString shortName(std::string_view name) {
     return elideMiddle(displayName(name), kNameChars).toHtmlEscaped();
 }
 
-// An eager stack's python_function frames, outermost first as args.stack is listed; a frame
+// An eager stack's frames, outermost first as args.stack is listed; a frame
 // without a line (a built-in) is shown by its name.
 QList<StackFrame> eagerFrames(const ViewedTrace& doc, uint32_t stack) {
     QList<StackFrame> frames;
-    const std::span<const uint32_t> rows = doc.eager.frames(stack);
-    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
-        const std::string_view name = doc.events().nameOf(*it);
+    const std::span<const uint32_t> names = doc.eager.frames(stack);
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+        const std::string_view name = doc.events().strings.at(*it);
         const SourceFrame f = pythonFunctionFrame(name);
         frames.push_back({QString::fromStdString(f.file), f.line,
                           QString::fromStdString(f.function), QString(),

@@ -1,7 +1,7 @@
 // The args of an Nsight export's events, kept as one flat record per event that has any (the
 // export is not read again after loading) and shown under Kineto's keys: "Sequence number" and
 // "External id" for NVTX ranges; "correlation" for API calls; "device", "context", "stream",
-// "correlation", grid, block, registers, shared memory and bytes for GPU activity.
+// "correlation", grid, block, registers, shared memory and bytes for GPU activity (syncs too).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace stackline::nsight {
 inline constexpr int64_t kNoValue = INT64_MIN;
 
 struct ArgsRecord {
-    enum class Kind : uint8_t { Range, Api, Kernel, Memcpy, Memset };
+    enum class Kind : uint8_t { Range, Api, Kernel, Memcpy, Memset, Sync };
     Kind kind = Kind::Range;
     int64_t sequence = kNoValue, externalId = kNoValue, correlation = kNoValue;
     int64_t bytes = kNoValue;

@@ -7,6 +7,7 @@
 #include "import/nsight/backward_pairs.h"
 #include "import/nsight/nsight_args_reader.h"
 #include "import/nsight/nsight_names.h"
+#include "import/nsight/python_backtraces.h"
 #include "import/nsight/sqlite_db.h"
 
 namespace stackline::nsight {
@@ -18,10 +19,22 @@ constexpr const char* kKernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
 constexpr const char* kMemcpyTable = "CUPTI_ACTIVITY_KIND_MEMCPY";
 constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
 constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 constexpr const char* kNvtxTable = "NVTX_EVENTS";
 // ENUM_NSYS_EVENT_TYPE: NVTX push/pop and start/end ranges; ENUM_NSYS_EVENT_CLASS: the driver.
 constexpr int kNvtxPushPopRange = 59, kNvtxStartEndRange = 60;
 constexpr int kEventClassCudaDriver = 1;
+
+// The ranges PyTorch opens with user-scope record_function, which Kineto files as user
+// annotations, not ops: Inductor's "## Call CompiledFxGraph ... ##", the profiler's
+// "ProfilerStep#N", the optimizer's "Optimizer.step#AdamW.step" and "Optimizer.zero_grad#...".
+// NVTX keeps no scope, so other user record_function ranges stay cpu_op.
+bool isUserAnnotation(std::string_view name) {
+    for (std::string_view prefix :
+         {"## ", "ProfilerStep#", "Optimizer.step#", "Optimizer.zero_grad#"})
+        if (name.starts_with(prefix)) return true;
+    return false;
+}
 
 struct KeyHash {
     std::size_t operator()(const std::pair<int64_t, int64_t>& k) const {
@@ -32,10 +45,15 @@ struct KeyHash {
 class Reader {
 public:
     Reader(const Database& db, Trace& trace, const LoadOptions& options)
-        : db_(db), t_(trace.events), meta_(trace.metadata), options_(options) {
+        : db_(db),
+          t_(trace.events),
+          meta_(trace.metadata),
+          stacks_(trace.launchStacks),
+          options_(options) {
         catKernel_ = t_.strings.intern("kernel");
         catMemcpy_ = t_.strings.intern("gpu_memcpy");
         catMemset_ = t_.strings.intern("gpu_memset");
+        catSync_ = t_.strings.intern("cuda_sync");
         catRuntime_ = t_.strings.intern("cuda_runtime");
         catDriver_ = t_.strings.intern("cuda_driver");
         catOp_ = t_.strings.intern("cpu_op");
@@ -53,9 +71,12 @@ public:
         readKernels();
         readMemory(kMemcpyTable, catMemcpy_);
         readMemory(kMemsetTable, catMemset_);
+        readSyncs();
         readRuntime();
         readNvtx();
         linkExternalIds();
+        readPythonBacktraces(
+            db_, callchains_, [this](int64_t id) { return stringOf(id); }, t_.strings, stacks_);
     }
 
     ArgsStore takeArgs() { return std::move(args_); }
@@ -240,11 +261,35 @@ private:
         }
     }
 
+    // Synchronizations on their stream's track (-1: an event or context sync), linked to their
+    // call as Kineto links them.
+    void readSyncs() {
+        if (!db_.hasTable(kSyncTable)) return;
+        // CUPTI's invalid stream (0xFFFFFFFF) reads as -1, as Kineto writes it; so does none.
+        Statement s(db_, std::string("SELECT start, end, deviceId, contextId, "
+                                     "coalesce(streamId, -1), correlationId, globalPid, "
+                                     "syncType FROM ") +
+                             kSyncTable);
+        std::unordered_map<int64_t, uint32_t> names;  // by syncType
+        while (s.step()) {
+            ArgsRecord r;
+            r.kind = ArgsRecord::Kind::Sync;
+            const int64_t type = s.integer(7);
+            auto it = names.find(type);
+            if (it == names.end())
+                it = names.emplace(type, t_.strings.intern(syncName(type))).first;
+            readGpuRow(s, it->second, catSync_, r);
+        }
+    }
+
     void readRuntime() {
         if (!db_.hasTable(kRuntimeTable)) return;
+        // The Python backtrace of a call, where the export has them (python_backtraces.h).
+        const bool chains =
+            db_.hasColumn(kRuntimeTable, "callchainId") && db_.hasTable("CUDA_CALLCHAINS");
         Statement s(db_, std::string("SELECT start, end, eventClass, globalTid, correlationId, "
-                                     "nameId FROM ") +
-                             kRuntimeTable);
+                                     "nameId, ") +
+                             (chains ? "callchainId" : "NULL") + " FROM " + kRuntimeTable);
         std::unordered_map<uint32_t, uint32_t> plain;  // versioned name -> name, pool ids
         while (s.step()) {
             const int64_t start = s.integer(0), end = s.integer(1), g = s.integer(3);
@@ -264,6 +309,7 @@ private:
             cpuRows_.push_back(
                 {addRow(it->second, cat, 'X', pid, tid, start, end - start, addRecord(r), kNoValue),
                  true, start, end});
+            if (!s.isNull(6)) callchains_.push_back({cpuRows_.back().row, s.integer(6)});
             // globalPid is globalTid without its thread bits.
             const auto flow =
                 correlation ? flows_.find({g & ~int64_t(0xFFFFFF), *correlation}) : flows_.end();
@@ -306,8 +352,7 @@ private:
             r.kind = ArgsRecord::Kind::Range;
             if (n.sequence >= 0) r.sequence = n.sequence;
             r.externalId = x.opId;
-            // Record-function ranges Kineto calls user annotations ("## Call ... ##").
-            const bool annotation = t_.strings.at(n.name).substr(0, 3) == "## ";
+            const bool annotation = isUserAnnotation(t_.strings.at(n.name));
             const int64_t pid = pidOfGlobalId(x.globalTid), tid = tidOfGlobalId(x.globalTid);
             cpuRows_.push_back({addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
                                        n.start, x.end - n.start, addRecord(r), r.externalId),
@@ -361,6 +406,7 @@ private:
     const Database& db_;
     EventTable& t_;
     TraceMetadata& meta_;
+    LaunchStacks& stacks_;
     const LoadOptions& options_;
     ArgsStore args_;
     std::unordered_map<int64_t, uint32_t> strings_;  // StringIds.id -> pool id
@@ -375,9 +421,10 @@ private:
     std::vector<CpuRow> cpuRows_;
     std::vector<std::pair<uint32_t, int64_t>> gpuFlows_;
     std::vector<uint32_t> apiOfFlow_;
+    std::vector<CallchainOfCall> callchains_;         // calls with a callchainId, rows ascending
     std::pair<int64_t, int64_t> lastStream_{-1, -1};  // (device, stream) last named
-    uint32_t catKernel_, catMemcpy_, catMemset_, catRuntime_, catDriver_, catOp_, catAnnotation_,
-        catFlow_, catFwdBwd_;
+    uint32_t catKernel_, catMemcpy_, catMemset_, catSync_, catRuntime_, catDriver_, catOp_,
+        catAnnotation_, catFlow_, catFwdBwd_;
 };
 
 // Refuses a database that is not an Nsight export, naming what it lacks.

@@ -39,7 +39,7 @@ NvtxName parseNvtxName(std::string_view name) {
 
 std::string_view withoutVersionSuffix(std::string_view name) {
     const size_t v = name.rfind("_v");
-    if (v == std::string_view::npos || v + 2 == name.size()) return name;
+    if (v == std::string_view::npos || name.size() - v < 6) return name;
     for (size_t i = v + 2; i < name.size(); ++i)
         if (name[i] < '0' || name[i] > '9') return name;
     return name.substr(0, v);
@@ -57,6 +57,21 @@ std::string memcpyName(int64_t copyKind, int64_t srcKind, int64_t dstKind) {
 
 std::string memsetName(int64_t memKind) {
     return "Memset (" + std::string(memoryKindLabel(memKind)) + ")";
+}
+
+std::string_view syncName(int64_t syncType) {
+    switch (syncType) {
+        case 1:
+            return "Event Sync";
+        case 2:
+            return "Stream Wait Event";
+        case 3:
+            return "Stream Sync";
+        case 4:
+            return "Context Sync";
+        default:
+            return "Unknown Sync";
+    }
 }
 
 }  // namespace stackline::nsight

@@ -19,7 +19,9 @@ struct NvtxName {
 };
 NvtxName parseNvtxName(std::string_view name);
 
-// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel"; names without a _vDIGITS suffix unchanged.
+// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", "cudaStreamGetCaptureInfo_v2_v11030" ->
+// "cudaStreamGetCaptureInfo_v2": the suffix is a CUDA version code (_v and four digits or more);
+// names without one, an API's own "_v2" included, are unchanged.
 std::string_view withoutVersionSuffix(std::string_view name);
 
 // Serialized global ids (Nsight Systems user guide, "SQLite Schema Reference"): the thread id in
@@ -35,5 +37,8 @@ inline int64_t tidOfGlobalId(int64_t global) {
 // "Memset (Device)", from ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND values.
 std::string memcpyName(int64_t copyKind, int64_t srcKind, int64_t dstKind);
 std::string memsetName(int64_t memKind);
+// Kineto's name for a CUPTI synchronization of ENUM_CUPTI_SYNC_TYPE value syncType: "Event Sync",
+// "Stream Wait Event", "Stream Sync", "Context Sync", else "Unknown Sync".
+std::string_view syncName(int64_t syncType);
 
 }  // namespace stackline::nsight

@@ -35,7 +35,7 @@ Loaded load(Trace trace) {
 std::vector<std::string> frameNames(const Loaded& l, uint32_t row) {
     std::vector<std::string> names;
     for (uint32_t f : l.eager.frames(l.eager.stackOf(row)))
-        names.emplace_back(l.trace.events.nameOf(f));
+        names.emplace_back(l.trace.events.strings.at(f));
     return names;
 }
 
