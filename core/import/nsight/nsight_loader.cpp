@@ -29,10 +29,100 @@ struct KeyHash {
     }
 };
 
+// StringIds.id -> pool id (0, the empty string, for an id the table lacks). nsys numbers the
+// strings from 0, so a vector by id holds them; ids far beyond the table's size are looked up.
+class StringIdMap {
+public:
+    void assign(std::vector<std::pair<int64_t, uint32_t>> ids) {
+        int64_t top = -1;
+        bool dense = true;
+        for (const auto& [id, pool] : ids) {
+            dense = dense && id >= 0 && uint64_t(id) < 2 * ids.size() + 1024;
+            top = std::max(top, id);
+        }
+        if (dense) {
+            dense_.assign(size_t(top + 1), 0);
+            for (const auto& [id, pool] : ids) dense_[size_t(id)] = pool;
+        } else {
+            // The last of a repeated id wins, as it did in a map filled in order.
+            std::stable_sort(ids.begin(), ids.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            sparse_ = std::move(ids);
+        }
+    }
+    uint32_t operator[](int64_t id) const {
+        if (!sparse_.empty()) {
+            auto it = std::upper_bound(sparse_.begin(), sparse_.end(), id,
+                                       [](int64_t v, const auto& e) { return v < e.first; });
+            return it != sparse_.begin() && (--it)->first == id ? it->second : 0;
+        }
+        return id >= 0 && uint64_t(id) < dense_.size() ? dense_[size_t(id)] : 0;
+    }
+
+private:
+    std::vector<uint32_t> dense_;
+    std::vector<std::pair<int64_t, uint32_t>> sparse_;  // by id
+};
+
+// Flow ids by (globalPid, correlationId), numbered from 1 in order of first use. CUPTI numbers
+// each process's API calls from 1 up, so a vector by correlation id per process holds them, up
+// to `budget` cells in all (a bound proportional to the export's rows); the rest go to a map.
+class FlowIds {
+public:
+    explicit FlowIds(uint64_t budget) : budget_(budget) {}
+    uint32_t size() const { return count_; }
+    // The flow id, 0 when the pair has none.
+    uint32_t find(int64_t globalPid, int64_t correlation) {
+        const std::vector<uint32_t>& ids = process(globalPid);
+        if (correlation >= 0 && uint64_t(correlation) < ids.size() && ids[size_t(correlation)])
+            return ids[size_t(correlation)];
+        if (sparse_.empty()) return 0;
+        const auto it = sparse_.find({globalPid, correlation});
+        return it == sparse_.end() ? 0 : it->second;
+    }
+    // The flow id, made on first use.
+    uint32_t add(int64_t globalPid, int64_t correlation) {
+        if (const uint32_t id = find(globalPid, correlation)) return id;
+        std::vector<uint32_t>& ids = process(globalPid);
+        if (correlation >= 0 && uint64_t(correlation) >= ids.size() &&
+            uint64_t(correlation) - ids.size() < budget_) {
+            budget_ -= uint64_t(correlation) + 1 - ids.size();
+            ids.resize(size_t(correlation) + 1, 0);
+        }
+        if (correlation >= 0 && uint64_t(correlation) < ids.size())
+            return ids[size_t(correlation)] = ++count_;
+        return sparse_[{globalPid, correlation}] = ++count_;
+    }
+
+private:
+    std::vector<uint32_t>& process(int64_t globalPid) {
+        if (last_ < processes_.size() && processes_[last_].first == globalPid)
+            return processes_[last_].second;
+        for (last_ = 0; last_ < processes_.size(); ++last_)
+            if (processes_[last_].first == globalPid) return processes_[last_].second;
+        return processes_.emplace_back(globalPid, std::vector<uint32_t>()).second;
+    }
+
+    uint64_t budget_;  // vector cells still allowed
+    uint32_t count_ = 0;
+    std::vector<std::pair<int64_t, std::vector<uint32_t>>> processes_;  // by globalPid, few
+    size_t last_ = 0;                                                   // the last one asked
+    std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, KeyHash> sparse_;
+};
+
 class Reader {
 public:
     Reader(const Database& db, Trace& trace, const LoadOptions& options)
-        : db_(db), t_(trace.events), meta_(trace.metadata), options_(options) {
+        : db_(db),
+          t_(trace.events),
+          meta_(trace.metadata),
+          options_(options),
+          // Each row of an export takes more than 8 bytes of its file: a bound on what a
+          // table's largest rowid may claim.
+          maxRows_(trace.bytes.size() / 8 + 1),
+          flows_(4 * (rows(kKernelTable) + rows(kMemcpyTable) + rows(kMemsetTable) +
+                      rows(kRuntimeTable)) +
+                 65536) {
         catKernel_ = t_.strings.intern("kernel");
         catMemcpy_ = t_.strings.intern("gpu_memcpy");
         catMemset_ = t_.strings.intern("gpu_memset");
@@ -45,6 +135,12 @@ public:
     }
 
     void run() {
+        // At most: each GPU activity and its launch with a flow row, each range with one.
+        const uint64_t gpu = rows(kKernelTable) + rows(kMemcpyTable) + rows(kMemsetTable);
+        const uint64_t estimate =
+            std::min<uint64_t>(3 * gpu + rows(kRuntimeTable) + 2 * rows(kNvtxTable), UINT32_MAX);
+        t_.reserve(estimate);
+        args_.reserve(estimate);
         readStrings();
         readSessionStart();
         readProcesses();
@@ -65,14 +161,18 @@ private:
         if (Progress* p = options_.progress; p && (t_.size() & 0xFFFF) == 0) p->throwIfCancelled();
     }
 
-    uint32_t stringOf(int64_t id) const {
-        const auto it = strings_.find(id);
-        return it == strings_.end() ? 0 : it->second;
+    // The table's row count as its largest rowid says, 0 when it is absent.
+    uint64_t rows(const char* table) const {
+        return db_.hasTable(table) ? std::min(db_.rowCountHint(table), maxRows_) : 0;
     }
+
+    uint32_t stringOf(int64_t id) const { return strings_[id]; }
 
     void readStrings() {
         Statement s(db_, "SELECT id, value FROM StringIds");
-        while (s.step()) strings_.emplace(s.integer(0), t_.strings.intern(s.text(1)));
+        std::vector<std::pair<int64_t, uint32_t>> ids;
+        while (s.step()) ids.emplace_back(s.integer(0), t_.strings.intern(s.text(1)));
+        strings_.assign(std::move(ids));
     }
 
     void readSessionStart() {
@@ -120,9 +220,9 @@ private:
         p.sortIndex = 5000000 + device;
     }
 
-    // Appends a row; args: the index of its ArgsRecord or UINT32_MAX.
+    // Appends a row; args: its args, or none.
     uint32_t addRow(uint32_t name, uint32_t cat, char phase, int64_t pid, int64_t tid,
-                    int64_t startNs, int64_t durNs, uint32_t args, int64_t externalId) {
+                    int64_t startNs, int64_t durNs, const ArgsRecord* args, int64_t externalId) {
         tick();
         const uint32_t row = t_.size();
         t_.begin.push_back(0);
@@ -151,32 +251,21 @@ private:
         k.event = ValueKind::Object;
         k.name = ValueKind::String;
         k.cat = ValueKind::String;
-        k.args = args == UINT32_MAX ? ValueKind::Absent : ValueKind::Object;
+        k.args = args ? ValueKind::Object : ValueKind::Absent;
         k.callFrom = CallFrom::No;
         k.ts = PyNum::Kind::Float;
         k.dur = phase == 'X' ? PyNum::Kind::Float : PyNum::Kind::Missing;
         t_.pushDur(k.dur, phase == 'X' ? bits(durNs) : 0);
         k.flowId = FlowIdStatus::Missing;
         t_.kinds.push_back(k);
-        args_.recordOf.push_back(args);
+        args_.push(args);
         return row;
     }
 
     void addFlow(char phase, uint32_t cat, int64_t id, int64_t pid, int64_t tid, int64_t ts) {
-        const uint32_t row = addRow(cat, cat, phase, pid, tid, ts, 0, UINT32_MAX, kNoValue);
+        const uint32_t row = addRow(cat, cat, phase, pid, tid, ts, 0, nullptr, kNoValue);
         t_.kinds[row].flowId = FlowIdStatus::Ok;
         t_.flowIds.push(row, id);
-    }
-
-    uint32_t addRecord(const ArgsRecord& r) {
-        args_.records.push_back(r);
-        return uint32_t(args_.records.size() - 1);
-    }
-
-    // The flow id of a launch's (globalPid, correlationId), made on first use.
-    int64_t flowId(int64_t globalPid, int64_t correlation) {
-        return flows_.try_emplace({globalPid, correlation}, int64_t(flows_.size()) + 1)
-            .first->second;
     }
 
     void readGpuRow(const Statement& s, uint32_t name, uint32_t cat, ArgsRecord r) {
@@ -188,10 +277,11 @@ private:
         const auto globalPid = s.optionalInteger(6);
         if (correlation) r.correlation = *correlation;
         nameStream(r.device, r.stream);
-        addRow(name, cat, 'X', r.device, r.stream, start, end - start, addRecord(r), kNoValue);
+        const uint32_t row =
+            addRow(name, cat, 'X', r.device, r.stream, start, end - start, &r, kNoValue);
         if (correlation && globalPid) {
-            const int64_t id = flowId(*globalPid, *correlation);
-            gpuFlows_.push_back({t_.size() - 1, id});
+            const uint32_t id = flows_.add(*globalPid, *correlation);
+            gpuFlows_.push_back({row, id});
             addFlow('f', catFlow_, id, r.device, r.stream, start);
         }
     }
@@ -240,6 +330,25 @@ private:
         }
     }
 
+    // The calls and ranges of a thread, for linkExternalIds: its calls first, as read, then its
+    // ranges.
+    struct CpuRow {
+        int64_t start, end;
+        uint32_t row;
+        bool api;
+    };
+    struct ThreadRows {
+        std::vector<CpuRow> rows;
+        size_t calls = 0;  // rows[0, calls) are API calls
+    };
+    // The rows of globalTid's (pid, tid), the thread its rows are on.
+    std::vector<CpuRow>& threadRows(int64_t globalTid) {
+        const int64_t thread = globalTid & 0xFFFFFFFFFFFF;
+        if (thread != lastThread_.first || !lastThread_.second)
+            lastThread_ = {thread, &threads_[thread]};
+        return lastThread_.second->rows;
+    }
+
     void readRuntime() {
         if (!db_.hasTable(kRuntimeTable)) return;
         Statement s(db_, std::string("SELECT start, end, eventClass, globalTid, correlationId, "
@@ -261,18 +370,19 @@ private:
             if (correlation) r.correlation = *correlation;
             const int64_t pid = pidOfGlobalId(g), tid = tidOfGlobalId(g);
             const uint32_t cat = s.integer(2) == kEventClassCudaDriver ? catDriver_ : catRuntime_;
-            cpuRows_.push_back(
-                {addRow(it->second, cat, 'X', pid, tid, start, end - start, addRecord(r), kNoValue),
-                 true, start, end});
+            const uint32_t row =
+                addRow(it->second, cat, 'X', pid, tid, start, end - start, &r, kNoValue);
+            threadRows(g).push_back({start, end, row, true});
             // globalPid is globalTid without its thread bits.
-            const auto flow =
-                correlation ? flows_.find({g & ~int64_t(0xFFFFFF), *correlation}) : flows_.end();
-            if (flow != flows_.end()) {
-                apiOfFlow_.resize(flows_.size() + 1, kNoRow);
-                apiOfFlow_[size_t(flow->second)] = t_.size() - 1;
-                addFlow('s', catFlow_, flow->second, pid, tid, start);
+            const uint32_t flow =
+                correlation ? flows_.find(g & ~int64_t(0xFFFFFF), *correlation) : 0;
+            if (flow) {
+                if (apiOfFlow_.size() <= flow) apiOfFlow_.resize(flows_.size() + 1, kNoRow);
+                apiOfFlow_[flow] = row;
+                addFlow('s', catFlow_, flow, pid, tid, start);
             }
         }
+        for (auto& [g, thread] : threads_) thread.calls = thread.rows.size();
     }
 
     // The ranges are read first, so that the forward and backward ends of each fwdbwd link are
@@ -288,6 +398,8 @@ private:
         };
         std::vector<SequencedRange> ranges;
         std::vector<Range> rest;
+        ranges.reserve(rows(kNvtxTable));
+        rest.reserve(rows(kNvtxTable));
         while (s.step()) {
             const int64_t g = s.integer(2);
             const std::string_view text =
@@ -305,56 +417,57 @@ private:
             ArgsRecord r;
             r.kind = ArgsRecord::Kind::Range;
             if (n.sequence >= 0) r.sequence = n.sequence;
-            r.externalId = x.opId;
             // Record-function ranges Kineto calls user annotations ("## Call ... ##").
             const bool annotation = t_.strings.at(n.name).substr(0, 3) == "## ";
             const int64_t pid = pidOfGlobalId(x.globalTid), tid = tidOfGlobalId(x.globalTid);
-            cpuRows_.push_back({addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
-                                       n.start, x.end - n.start, addRecord(r), r.externalId),
-                                false, n.start, x.end});
+            const uint32_t row = addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
+                                        n.start, x.end - n.start, &r, x.opId);
+            threadRows(x.globalTid).push_back({n.start, x.end, row, false});
             if (links[i])
                 addFlow(links[i] > 0 ? 's' : 'f', catFwdBwd_, std::abs(links[i]), pid, tid,
                         n.start);
         }
     }
 
-    int64_t& recordExternalId(uint32_t row) {
-        return args_.records[args_.recordOf[row]].externalId;
-    }
-
     // Kineto's "External id" of an API call is the op innermost around it on its thread (the
     // RecordFunction active at the launch), and its GPU activity's is the launch's: one sweep per
-    // thread over the ranges and calls by start, longer first, then through the flows.
+    // thread over the ranges and calls by start, longer first (a range before a call of the same
+    // extent, which it encloses), then through the flows. Each thread's calls and ranges come
+    // from their tables in start order as nsys writes them, and are then only merged.
     void linkExternalIds() {
-        std::sort(cpuRows_.begin(), cpuRows_.end(), [&](const CpuRow& a, const CpuRow& b) {
-            if (t_.pid[a.row] != t_.pid[b.row]) return t_.pid[a.row] < t_.pid[b.row];
-            if (t_.tid[a.row] != t_.tid[b.row]) return t_.tid[a.row] < t_.tid[b.row];
+        auto before = [](const CpuRow& a, const CpuRow& b) {
             if (a.start != b.start) return a.start < b.start;
-            return a.end > b.end;
-        });
+            if (a.end != b.end) return a.end > b.end;
+            if (a.api != b.api) return b.api;
+            return a.row < b.row;
+        };
         std::vector<const CpuRow*> open;  // ranges around the current row, outermost first
-        for (size_t i = 0; i < cpuRows_.size(); ++i) {
-            const CpuRow& c = cpuRows_[i];
-            if (i && (t_.pid[c.row] != t_.pid[cpuRows_[i - 1].row] ||
-                      t_.tid[c.row] != t_.tid[cpuRows_[i - 1].row]))
-                open.clear();
-            while (!open.empty() && open.back()->end <= c.start) open.pop_back();
-            if (!c.api) {
-                open.push_back(&c);
-                continue;
-            }
-            for (size_t k = open.size(); k-- > 0;)
-                if (t_.externalId[open[k]->row] != kNoKey) {
-                    t_.externalId[c.row] = t_.externalId[open[k]->row];
-                    recordExternalId(c.row) = recordExternalId(open[k]->row);
-                    break;
+        for (auto& [g, thread] : threads_) {
+            std::vector<CpuRow>& rows = thread.rows;
+            const auto mid = rows.begin() + std::ptrdiff_t(thread.calls);
+            if (std::is_sorted(rows.begin(), mid, before) &&
+                std::is_sorted(mid, rows.end(), before))
+                std::inplace_merge(rows.begin(), mid, rows.end(), before);
+            else
+                std::sort(rows.begin(), rows.end(), before);
+            open.clear();
+            for (const CpuRow& c : rows) {
+                while (!open.empty() && open.back()->end <= c.start) open.pop_back();
+                if (!c.api) {
+                    open.push_back(&c);
+                    continue;
                 }
+                for (size_t k = open.size(); k-- > 0;)
+                    if (t_.externalId[open[k]->row] != kNoKey) {
+                        t_.externalId[c.row] = t_.externalId[open[k]->row];
+                        break;
+                    }
+            }
+            std::vector<CpuRow>().swap(rows);
         }
         for (auto [row, id] : gpuFlows_) {
-            const uint32_t api = size_t(id) < apiOfFlow_.size() ? apiOfFlow_[size_t(id)] : kNoRow;
-            if (api == kNoRow) continue;
-            t_.externalId[row] = t_.externalId[api];
-            recordExternalId(row) = recordExternalId(api);
+            const uint32_t api = id < apiOfFlow_.size() ? apiOfFlow_[id] : kNoRow;
+            if (api != kNoRow) t_.externalId[row] = t_.externalId[api];
         }
     }
 
@@ -362,18 +475,15 @@ private:
     EventTable& t_;
     TraceMetadata& meta_;
     const LoadOptions& options_;
+    uint64_t maxRows_;
     ArgsStore args_;
-    std::unordered_map<int64_t, uint32_t> strings_;  // StringIds.id -> pool id
-    std::unordered_map<std::pair<int64_t, int64_t>, int64_t, KeyHash> flows_;
-    // For linkExternalIds: the ranges and API calls; GPU rows with their flow id; the API call
-    // of each flow id.
-    struct CpuRow {
-        uint32_t row;
-        bool api;
-        int64_t start, end;
-    };
-    std::vector<CpuRow> cpuRows_;
-    std::vector<std::pair<uint32_t, int64_t>> gpuFlows_;
+    StringIdMap strings_;
+    FlowIds flows_;
+    // For linkExternalIds: each thread's calls and ranges (by pid and tid; the last one asked); GPU
+    // rows with their flow id; the API call of each flow id.
+    std::unordered_map<int64_t, ThreadRows> threads_;
+    std::pair<int64_t, ThreadRows*> lastThread_{0, nullptr};
+    std::vector<std::pair<uint32_t, uint32_t>> gpuFlows_;
     std::vector<uint32_t> apiOfFlow_;
     std::pair<int64_t, int64_t> lastStream_{-1, -1};  // (device, stream) last named
     uint32_t catKernel_, catMemcpy_, catMemset_, catRuntime_, catDriver_, catOp_, catAnnotation_,

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 #include "base/errors.h"
 
 namespace stackline::nsight {
@@ -55,6 +57,18 @@ bool Database::hasColumn(std::string_view table, std::string_view column) const 
     Statement s(*this, "SELECT 1 FROM pragma_table_info('" + std::string(table) +
                            "') WHERE name = '" + std::string(column) + "'");
     return s.step();
+}
+
+uint64_t Database::rowCountHint(std::string_view table) const {
+    // A table without rowid cannot be asked; it gets no hint.
+    const std::string sql = "SELECT max(rowid) FROM " + std::string(table);
+    sqlite3_stmt* stmt = nullptr;
+    uint64_t rows = 0;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), int(sql.size()), &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+        rows = uint64_t(std::max<sqlite3_int64>(0, sqlite3_column_int64(stmt, 0)));
+    sqlite3_finalize(stmt);
+    return rows;
 }
 
 Statement::Statement(const Database& db, const std::string& sql) : db_(db) {

@@ -25,6 +25,9 @@ public:
     sqlite3* handle() const { return db_; }
     bool hasTable(std::string_view name) const;
     bool hasColumn(std::string_view table, std::string_view column) const;
+    // About how many rows the table has, for reserving: its largest rowid (found without a
+    // scan; exact where rows were only ever appended, as an export's are). 0 when it has none.
+    uint64_t rowCountHint(std::string_view table) const;
     // Throws InputError "<path>: <what>: <SQLite's message>".
     [[noreturn]] void fail(std::string_view what) const;
 
