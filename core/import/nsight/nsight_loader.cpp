@@ -1,7 +1,11 @@
 #include "import/nsight/nsight_loader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <deque>
+#include <future>
+#include <thread>
 #include <unordered_map>
 
 #include "import/nsight/backward_pairs.h"
@@ -139,18 +143,45 @@ public:
         const uint64_t gpu = rows(kKernelTable) + rows(kMemcpyTable) + rows(kMemsetTable);
         const uint64_t estimate =
             std::min<uint64_t>(3 * gpu + rows(kRuntimeTable) + 2 * rows(kNvtxTable), UINT32_MAX);
+        // Reserved pages never written cost nothing (an export's rows have no byte spans).
         t_.reserve(estimate);
+        t_.flowIds.reserve(std::min<uint64_t>(2 * gpu, estimate));
         args_.reserve(estimate);
+        gpuFlows_.reserve(gpu);
         readStrings();
         readSessionStart();
         readProcesses();
+        // The NVTX table is scanned on a connection of its own meanwhile where there are two
+        // cores (a third of the reading, in parallel as the JSON loader's is).
+        const bool nvtx = db_.hasTable(kNvtxTable);
+        std::vector<std::string_view> texts(t_.strings.size());
+        for (uint32_t i = 0; i < texts.size(); ++i) texts[i] = t_.strings.at(i);
+        std::atomic<bool> stop{false};
+        auto scan = [&, nvtxRows = rows(kNvtxTable)](const Database& db) {
+            return scanNvtx(db, texts, nvtxRows, stop);
+        };
+        const unsigned threads =
+            options_.threads ? options_.threads : std::thread::hardware_concurrency();
+        std::future<NvtxScan> scanned;
+        if (nvtx && threads > 1)
+            scanned = std::async(std::launch::async, [&] { return scan(Database(db_.path())); });
+        // Set on leaving, before scanned's destructor waits: a scan left behind stops early.
+        struct StopOnExit {
+            std::atomic<bool>& stop;
+            ~StopOnExit() { stop = true; }
+        } stopOnExit{stop};
         // GPU activity first, so that an API call knows whether its correlation has any and a
         // flow starts only where one finishes.
         readKernels();
         readMemory(kMemcpyTable, catMemcpy_);
         readMemory(kMemsetTable, catMemset_);
         readRuntime();
-        readNvtx();
+        if (nvtx) {
+            NvtxScan ranges = scanned.valid() ? scanned.get() : scan(db_);
+            // A scan stopped by a cancel is not all of the table.
+            if (options_.progress) options_.progress->throwIfCancelled();
+            addNvtx(std::move(ranges));
+        }
         linkExternalIds();
     }
 
@@ -225,10 +256,6 @@ private:
                     int64_t startNs, int64_t durNs, const ArgsRecord* args, int64_t externalId) {
         tick();
         const uint32_t row = t_.size();
-        t_.begin.push_back(0);
-        t_.length.push_back(0);
-        t_.argsOffset.push_back(0);
-        t_.argsLength.push_back(0);
         t_.name.push_back(name);
         t_.cat.push_back(cat);
         t_.phase.push_back(phase);
@@ -330,23 +357,21 @@ private:
         }
     }
 
-    // The calls and ranges of a thread, for linkExternalIds: its calls first, as read, then its
-    // ranges.
+    // The calls and ranges of a thread, for linkExternalIds, each as read (deques: they grow
+    // without copying).
     struct CpuRow {
         int64_t start, end;
         uint32_t row;
-        bool api;
     };
     struct ThreadRows {
-        std::vector<CpuRow> rows;
-        size_t calls = 0;  // rows[0, calls) are API calls
+        std::deque<CpuRow> calls, ranges;
     };
     // The rows of globalTid's (pid, tid), the thread its rows are on.
-    std::vector<CpuRow>& threadRows(int64_t globalTid) {
+    ThreadRows& threadRows(int64_t globalTid) {
         const int64_t thread = globalTid & 0xFFFFFFFFFFFF;
         if (thread != lastThread_.first || !lastThread_.second)
             lastThread_ = {thread, &threads_[thread]};
-        return lastThread_.second->rows;
+        return *lastThread_.second;
     }
 
     void readRuntime() {
@@ -372,7 +397,7 @@ private:
             const uint32_t cat = s.integer(2) == kEventClassCudaDriver ? catDriver_ : catRuntime_;
             const uint32_t row =
                 addRow(it->second, cat, 'X', pid, tid, start, end - start, &r, kNoValue);
-            threadRows(g).push_back({start, end, row, true});
+            threadRows(g).calls.push_back({start, end, row});
             // globalPid is globalTid without its thread bits.
             const uint32_t flow =
                 correlation ? flows_.find(g & ~int64_t(0xFFFFFF), *correlation) : 0;
@@ -382,38 +407,55 @@ private:
                 addFlow('s', catFlow_, flow, pid, tid, start);
             }
         }
-        for (auto& [g, thread] : threads_) thread.calls = thread.rows.size();
+    }
+
+    // An NVTX table's ranges as read, names interned into their own pool (the scan may run on
+    // another thread while this one fills the table).
+    struct NvtxScan {
+        std::vector<SequencedRange> ranges;  // name: an id of `names`
+        struct Rest {
+            int64_t end, globalTid, opId;
+        };
+        std::vector<Rest> rest;
+        StringPool names;
+    };
+
+    // Scans the ranges of db's NVTX table; texts is the pool's strings by id, as readStrings
+    // left them. Stops (returning what it has) when `stop` is set or the load is cancelled.
+    NvtxScan scanNvtx(const Database& db, const std::vector<std::string_view>& texts,
+                      uint64_t rowsHint, const std::atomic<bool>& stop) const {
+        Statement s(db, std::string("SELECT start, end, globalTid, text, textId FROM ") +
+                            kNvtxTable + " WHERE eventType IN (" +
+                            std::to_string(kNvtxPushPopRange) + ", " +
+                            std::to_string(kNvtxStartEndRange) + ") AND end IS NOT NULL");
+        NvtxScan scan;
+        scan.ranges.reserve(rowsHint);
+        scan.rest.reserve(rowsHint);
+        while (s.step()) {
+            if ((scan.ranges.size() & 0xFFFF) == 0 &&
+                (stop || (options_.progress && options_.progress->cancelled())))
+                break;
+            const int64_t g = s.integer(2);
+            const std::string_view text = s.isNull(3) ? texts[stringOf(s.integer(4))] : s.text(3);
+            const NvtxName n = parseNvtxName(text);
+            scan.ranges.push_back({s.integer(0), pidOfGlobalId(g), scan.names.intern(n.plain),
+                                   n.sequence.value_or(-1)});
+            scan.rest.push_back({s.integer(1), g, n.opId.value_or(kNoValue)});
+        }
+        return scan;
     }
 
     // The ranges are read first, so that the forward and backward ends of each fwdbwd link are
     // known when their rows are written: each flow row follows its range's, as in Kineto.
-    void readNvtx() {
-        if (!db_.hasTable(kNvtxTable)) return;
-        Statement s(db_, std::string("SELECT start, end, globalTid, text, textId FROM ") +
-                             kNvtxTable + " WHERE eventType IN (" +
-                             std::to_string(kNvtxPushPopRange) + ", " +
-                             std::to_string(kNvtxStartEndRange) + ") AND end IS NOT NULL");
-        struct Range {
-            int64_t end, globalTid, opId;
-        };
-        std::vector<SequencedRange> ranges;
-        std::vector<Range> rest;
-        ranges.reserve(rows(kNvtxTable));
-        rest.reserve(rows(kNvtxTable));
-        while (s.step()) {
-            const int64_t g = s.integer(2);
-            const std::string_view text =
-                s.isNull(3) ? t_.strings.at(stringOf(s.integer(4))) : s.text(3);
-            const NvtxName n = parseNvtxName(text);
-            ranges.push_back({s.integer(0), pidOfGlobalId(g), t_.strings.intern(n.plain),
-                              n.sequence.value_or(-1)});
-            rest.push_back({s.integer(1), g, n.opId.value_or(kNoValue)});
-        }
+    void addNvtx(NvtxScan scan) {
+        std::vector<SequencedRange>& ranges = scan.ranges;
+        const std::vector<uint32_t> names = t_.strings.merge(scan.names);
+        for (SequencedRange& r : ranges) r.name = names[r.name];
         const std::vector<int64_t> links =
             pairForwardBackward(ranges, t_.strings, int64_t(flows_.size()) + 1);
         for (size_t i = 0; i < ranges.size(); ++i) {
             const SequencedRange& n = ranges[i];
-            const Range& x = rest[i];
+            const NvtxScan::Rest& x = scan.rest[i];
             ArgsRecord r;
             r.kind = ArgsRecord::Kind::Range;
             if (n.sequence >= 0) r.sequence = n.sequence;
@@ -422,7 +464,7 @@ private:
             const int64_t pid = pidOfGlobalId(x.globalTid), tid = tidOfGlobalId(x.globalTid);
             const uint32_t row = addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
                                         n.start, x.end - n.start, &r, x.opId);
-            threadRows(x.globalTid).push_back({n.start, x.end, row, false});
+            threadRows(x.globalTid).ranges.push_back({n.start, x.end, row});
             if (links[i])
                 addFlow(links[i] > 0 ? 's' : 'f', catFwdBwd_, std::abs(links[i]), pid, tid,
                         n.start);
@@ -431,39 +473,42 @@ private:
 
     // Kineto's "External id" of an API call is the op innermost around it on its thread (the
     // RecordFunction active at the launch), and its GPU activity's is the launch's: one sweep per
-    // thread over the ranges and calls by start, longer first (a range before a call of the same
-    // extent, which it encloses), then through the flows. Each thread's calls and ranges come
-    // from their tables in start order as nsys writes them, and are then only merged.
+    // thread over its ranges and calls by start, longer first (a range before a call of the same
+    // extent, which it encloses), then through the flows. nsys writes each table in start order,
+    // so the sweep only merges the two.
     void linkExternalIds() {
         auto before = [](const CpuRow& a, const CpuRow& b) {
             if (a.start != b.start) return a.start < b.start;
             if (a.end != b.end) return a.end > b.end;
-            if (a.api != b.api) return b.api;
             return a.row < b.row;
         };
+        auto callFirst = [](const CpuRow& call, const CpuRow& range) {
+            return call.start != range.start ? call.start < range.start : call.end > range.end;
+        };
         std::vector<const CpuRow*> open;  // ranges around the current row, outermost first
-        for (auto& [g, thread] : threads_) {
-            std::vector<CpuRow>& rows = thread.rows;
-            const auto mid = rows.begin() + std::ptrdiff_t(thread.calls);
-            if (std::is_sorted(rows.begin(), mid, before) &&
-                std::is_sorted(mid, rows.end(), before))
-                std::inplace_merge(rows.begin(), mid, rows.end(), before);
-            else
-                std::sort(rows.begin(), rows.end(), before);
+        auto closeBefore = [&](int64_t start) {
+            while (!open.empty() && open.back()->end <= start) open.pop_back();
+        };
+        for (auto& [thread, rows] : threads_) {
+            for (std::deque<CpuRow>* d : {&rows.calls, &rows.ranges})
+                if (!std::is_sorted(d->begin(), d->end(), before))
+                    std::sort(d->begin(), d->end(), before);
             open.clear();
-            for (const CpuRow& c : rows) {
-                while (!open.empty() && open.back()->end <= c.start) open.pop_back();
-                if (!c.api) {
-                    open.push_back(&c);
-                    continue;
+            auto range = rows.ranges.begin();
+            for (const CpuRow& call : rows.calls) {
+                // A range before a call of the same extent.
+                for (; range != rows.ranges.end() && !callFirst(call, *range); ++range) {
+                    closeBefore(range->start);
+                    open.push_back(&*range);
                 }
+                closeBefore(call.start);
                 for (size_t k = open.size(); k-- > 0;)
                     if (t_.externalId[open[k]->row] != kNoKey) {
-                        t_.externalId[c.row] = t_.externalId[open[k]->row];
+                        t_.externalId[call.row] = t_.externalId[open[k]->row];
                         break;
                     }
             }
-            std::vector<CpuRow>().swap(rows);
+            rows = ThreadRows();
         }
         for (auto [row, id] : gpuFlows_) {
             const uint32_t api = id < apiOfFlow_.size() ? apiOfFlow_[id] : kNoRow;

@@ -29,8 +29,9 @@ std::string immutableUri(const std::string& path) {
 }  // namespace
 
 Database::Database(const std::string& path) : path_(path) {
-    const int rc = sqlite3_open_v2(immutableUri(path).c_str(), &db_,
-                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    const int rc =
+        sqlite3_open_v2(immutableUri(path).c_str(), &db_,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);

@@ -1,7 +1,7 @@
 // A read-only SQLite database and its prepared statements, as the Nsight reader uses them: the file
 // is opened immutable (no journal, -wal or -shm is read or made, no lock taken), so reading an
-// export never changes it or anything beside it. Errors are InputErrors naming the file and
-// carrying SQLite's message.
+// export never changes it or anything beside it. A connection is used by one thread at a time (it
+// takes no lock of its own). Errors are InputErrors naming the file and carrying SQLite's message.
 #pragma once
 
 #include <cstdint>
