@@ -176,13 +176,14 @@ public:
         readMemory(kMemcpyTable, catMemcpy_);
         readMemory(kMemsetTable, catMemset_);
         readRuntime();
+        NvtxScan ranges;
         if (nvtx) {
-            NvtxScan ranges = scanned.valid() ? scanned.get() : scan(db_);
+            ranges = scanned.valid() ? scanned.get() : scan(db_);
             // A scan stopped by a cancel is not all of the table.
             if (options_.progress) options_.progress->throwIfCancelled();
-            addNvtx(std::move(ranges));
+            addNvtx(ranges);
         }
-        linkExternalIds();
+        linkExternalIds(ranges);
     }
 
     ArgsStore takeArgs() { return std::move(args_); }
@@ -358,13 +359,14 @@ private:
     }
 
     // The calls and ranges of a thread, for linkExternalIds, each as read (deques: they grow
-    // without copying).
+    // without copying): the calls' extents and rows, the ranges' indexes in their NvtxScan.
     struct CpuRow {
         int64_t start, end;
         uint32_t row;
     };
     struct ThreadRows {
-        std::deque<CpuRow> calls, ranges;
+        std::deque<CpuRow> calls;
+        std::deque<uint32_t> ranges;
     };
     // The rows of globalTid's (pid, tid), the thread its rows are on.
     ThreadRows& threadRows(int64_t globalTid) {
@@ -418,6 +420,7 @@ private:
         };
         std::vector<Rest> rest;
         StringPool names;
+        std::vector<uint32_t> rows;  // each range's row, once added
     };
 
     // Scans the ranges of db's NVTX table; texts is the pool's strings by id, as readStrings
@@ -438,8 +441,8 @@ private:
             const int64_t g = s.integer(2);
             const std::string_view text = s.isNull(3) ? texts[stringOf(s.integer(4))] : s.text(3);
             const NvtxName n = parseNvtxName(text);
-            scan.ranges.push_back({s.integer(0), pidOfGlobalId(g), scan.names.intern(n.plain),
-                                   n.sequence.value_or(-1)});
+            scan.ranges.push_back({s.integer(0), int32_t(pidOfGlobalId(g)),
+                                   scan.names.intern(n.plain), n.sequence.value_or(-1)});
             scan.rest.push_back({s.integer(1), g, n.opId.value_or(kNoValue)});
         }
         return scan;
@@ -447,13 +450,14 @@ private:
 
     // The ranges are read first, so that the forward and backward ends of each fwdbwd link are
     // known when their rows are written: each flow row follows its range's, as in Kineto.
-    void addNvtx(NvtxScan scan) {
+    void addNvtx(NvtxScan& scan) {
         std::vector<SequencedRange>& ranges = scan.ranges;
         const std::vector<uint32_t> names = t_.strings.merge(scan.names);
         for (SequencedRange& r : ranges) r.name = names[r.name];
         const std::vector<int64_t> links =
             pairForwardBackward(ranges, t_.strings, int64_t(flows_.size()) + 1);
-        for (size_t i = 0; i < ranges.size(); ++i) {
+        scan.rows.reserve(ranges.size());
+        for (uint32_t i = 0; i < ranges.size(); ++i) {
             const SequencedRange& n = ranges[i];
             const NvtxScan::Rest& x = scan.rest[i];
             ArgsRecord r;
@@ -464,7 +468,8 @@ private:
             const int64_t pid = pidOfGlobalId(x.globalTid), tid = tidOfGlobalId(x.globalTid);
             const uint32_t row = addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
                                         n.start, x.end - n.start, &r, x.opId);
-            threadRows(x.globalTid).ranges.push_back({n.start, x.end, row});
+            scan.rows.push_back(row);
+            threadRows(x.globalTid).ranges.push_back(i);
             if (links[i])
                 addFlow(links[i] > 0 ? 's' : 'f', catFwdBwd_, std::abs(links[i]), pid, tid,
                         n.start);
@@ -476,35 +481,40 @@ private:
     // thread over its ranges and calls by start, longer first (a range before a call of the same
     // extent, which it encloses), then through the flows. nsys writes each table in start order,
     // so the sweep only merges the two.
-    void linkExternalIds() {
+    void linkExternalIds(const NvtxScan& scan) {
         auto before = [](const CpuRow& a, const CpuRow& b) {
             if (a.start != b.start) return a.start < b.start;
             if (a.end != b.end) return a.end > b.end;
             return a.row < b.row;
         };
+        auto range = [&](uint32_t i) {
+            return CpuRow{scan.ranges[i].start, scan.rest[i].end, scan.rows[i]};
+        };
+        auto rangeBefore = [&](uint32_t a, uint32_t b) { return before(range(a), range(b)); };
+        // A range before a call of the same extent.
         auto callFirst = [](const CpuRow& call, const CpuRow& range) {
             return call.start != range.start ? call.start < range.start : call.end > range.end;
         };
-        std::vector<const CpuRow*> open;  // ranges around the current row, outermost first
+        std::vector<CpuRow> open;  // ranges around the current row, outermost first
         auto closeBefore = [&](int64_t start) {
-            while (!open.empty() && open.back()->end <= start) open.pop_back();
+            while (!open.empty() && open.back().end <= start) open.pop_back();
         };
         for (auto& [thread, rows] : threads_) {
-            for (std::deque<CpuRow>* d : {&rows.calls, &rows.ranges})
-                if (!std::is_sorted(d->begin(), d->end(), before))
-                    std::sort(d->begin(), d->end(), before);
+            if (!std::is_sorted(rows.calls.begin(), rows.calls.end(), before))
+                std::sort(rows.calls.begin(), rows.calls.end(), before);
+            if (!std::is_sorted(rows.ranges.begin(), rows.ranges.end(), rangeBefore))
+                std::sort(rows.ranges.begin(), rows.ranges.end(), rangeBefore);
             open.clear();
-            auto range = rows.ranges.begin();
+            auto next = rows.ranges.begin();
             for (const CpuRow& call : rows.calls) {
-                // A range before a call of the same extent.
-                for (; range != rows.ranges.end() && !callFirst(call, *range); ++range) {
-                    closeBefore(range->start);
-                    open.push_back(&*range);
+                for (; next != rows.ranges.end() && !callFirst(call, range(*next)); ++next) {
+                    closeBefore(range(*next).start);
+                    open.push_back(range(*next));
                 }
                 closeBefore(call.start);
                 for (size_t k = open.size(); k-- > 0;)
-                    if (t_.externalId[open[k]->row] != kNoKey) {
-                        t_.externalId[call.row] = t_.externalId[open[k]->row];
+                    if (t_.externalId[open[k].row] != kNoKey) {
+                        t_.externalId[call.row] = t_.externalId[open[k].row];
                         break;
                     }
             }
