@@ -18,6 +18,10 @@ public:
         values_.push_back(value);
     }
     std::size_t size() const { return rows_.size(); }
+    void reserve(std::size_t entries) {
+        rows_.reserve(entries);
+        values_.reserve(entries);
+    }
     uint32_t row(std::size_t i) const { return rows_[i]; }
     T value(std::size_t i) const { return values_[i]; }
 

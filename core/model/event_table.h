@@ -45,7 +45,8 @@ struct Span {
 };
 
 struct EventTable {
-    // Byte span of the event value and, relative to it, of its args value.
+    // Byte span of the event value and, relative to it, of its args value; empty for a format
+    // whose events are no spans of its bytes (an Nsight export's rows), where nothing reads them.
     OffsetColumn begin;
     std::vector<uint32_t> length;
     NarrowColumn<uint32_t, uint16_t> argsOffset, argsLength;
@@ -104,7 +105,7 @@ struct EventTable {
     StringPool strings;
     KeyPool keys;
 
-    uint32_t size() const { return uint32_t(begin.size()); }
+    uint32_t size() const { return uint32_t(kinds.size()); }
 
     // The columns that only processing, reports and display read. A caller that will only export
     // the table from now on can take them out and free them meanwhile on another thread, rather

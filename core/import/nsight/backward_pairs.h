@@ -14,7 +14,7 @@ namespace stackline::nsight {
 
 struct SequencedRange {
     int64_t start = 0;
-    int64_t pid = 0;
+    int32_t pid = 0;    // 24 bits (pidOfGlobalId): the struct takes 24 bytes
     uint32_t name = 0;  // StringPool id of the plain name
     int64_t sequence = -1;
 };

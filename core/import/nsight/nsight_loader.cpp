@@ -1,11 +1,16 @@
 #include "import/nsight/nsight_loader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <deque>
+#include <future>
+#include <thread>
 #include <unordered_map>
 
 #include "import/nsight/backward_pairs.h"
 #include "import/nsight/nsight_args_reader.h"
+#include "import/nsight/nsight_id_maps.h"
 #include "import/nsight/nsight_names.h"
 #include "import/nsight/python_backtraces.h"
 #include "import/nsight/sqlite_db.h"
@@ -36,12 +41,6 @@ bool isUserAnnotation(std::string_view name) {
     return false;
 }
 
-struct KeyHash {
-    std::size_t operator()(const std::pair<int64_t, int64_t>& k) const {
-        return std::hash<int64_t>()(k.first * 0x9E3779B97F4A7C15ll ^ k.second);
-    }
-};
-
 class Reader {
 public:
     Reader(const Database& db, Trace& trace, const LoadOptions& options)
@@ -49,7 +48,13 @@ public:
           t_(trace.events),
           meta_(trace.metadata),
           stacks_(trace.launchStacks),
-          options_(options) {
+          options_(options),
+          // Each row of an export takes more than 8 bytes of its file: a bound on what a
+          // table's largest rowid may claim.
+          maxRows_(trace.bytes.size() / 8 + 1),
+          flows_(4 * (rows(kKernelTable) + rows(kMemcpyTable) + rows(kMemsetTable) +
+                      rows(kRuntimeTable)) +
+                 65536) {
         catKernel_ = t_.strings.intern("kernel");
         catMemcpy_ = t_.strings.intern("gpu_memcpy");
         catMemset_ = t_.strings.intern("gpu_memset");
@@ -63,9 +68,37 @@ public:
     }
 
     void run() {
+        // At most: each GPU activity and its launch with a flow row, each range with one.
+        const uint64_t gpu = rows(kKernelTable) + rows(kMemcpyTable) + rows(kMemsetTable);
+        const uint64_t estimate =
+            std::min<uint64_t>(3 * gpu + rows(kRuntimeTable) + 2 * rows(kNvtxTable), UINT32_MAX);
+        // Reserved pages never written cost nothing (an export's rows have no byte spans).
+        t_.reserve(estimate);
+        t_.flowIds.reserve(std::min<uint64_t>(2 * gpu, estimate));
+        args_.reserve(estimate);
+        gpuFlows_.reserve(gpu);
         readStrings();
         readSessionStart();
         readProcesses();
+        // The NVTX table is scanned on a connection of its own meanwhile where there are two
+        // cores (a third of the reading, in parallel as the JSON loader's is).
+        const bool nvtx = db_.hasTable(kNvtxTable);
+        std::vector<std::string_view> texts(t_.strings.size());
+        for (uint32_t i = 0; i < texts.size(); ++i) texts[i] = t_.strings.at(i);
+        std::atomic<bool> stop{false};
+        auto scan = [&, nvtxRows = rows(kNvtxTable)](const Database& db) {
+            return scanNvtx(db, texts, nvtxRows, stop);
+        };
+        const unsigned threads =
+            options_.threads ? options_.threads : std::thread::hardware_concurrency();
+        std::future<NvtxScan> scanned;
+        if (nvtx && threads > 1)
+            scanned = std::async(std::launch::async, [&] { return scan(Database(db_.path())); });
+        // Set on leaving, before scanned's destructor waits: a scan left behind stops early.
+        struct StopOnExit {
+            std::atomic<bool>& stop;
+            ~StopOnExit() { stop = true; }
+        } stopOnExit{stop};
         // GPU activity first, so that an API call knows whether its correlation has any and a
         // flow starts only where one finishes.
         readKernels();
@@ -73,8 +106,14 @@ public:
         readMemory(kMemsetTable, catMemset_);
         readSyncs();
         readRuntime();
-        readNvtx();
-        linkExternalIds();
+        NvtxScan ranges;
+        if (nvtx) {
+            ranges = scanned.valid() ? scanned.get() : scan(db_);
+            // A scan stopped by a cancel is not all of the table.
+            if (options_.progress) options_.progress->throwIfCancelled();
+            addNvtx(ranges);
+        }
+        linkExternalIds(ranges);
         readPythonBacktraces(
             db_, callchains_, [this](int64_t id) { return stringOf(id); }, t_.strings, stacks_);
     }
@@ -86,14 +125,18 @@ private:
         if (Progress* p = options_.progress; p && (t_.size() & 0xFFFF) == 0) p->throwIfCancelled();
     }
 
-    uint32_t stringOf(int64_t id) const {
-        const auto it = strings_.find(id);
-        return it == strings_.end() ? 0 : it->second;
+    // The table's row count as its largest rowid says, 0 when it is absent.
+    uint64_t rows(const char* table) const {
+        return db_.hasTable(table) ? std::min(db_.rowCountHint(table), maxRows_) : 0;
     }
+
+    uint32_t stringOf(int64_t id) const { return strings_[id]; }
 
     void readStrings() {
         Statement s(db_, "SELECT id, value FROM StringIds");
-        while (s.step()) strings_.emplace(s.integer(0), t_.strings.intern(s.text(1)));
+        std::vector<std::pair<int64_t, uint32_t>> ids;
+        while (s.step()) ids.emplace_back(s.integer(0), t_.strings.intern(s.text(1)));
+        strings_.assign(std::move(ids));
     }
 
     void readSessionStart() {
@@ -141,15 +184,11 @@ private:
         p.sortIndex = 5000000 + device;
     }
 
-    // Appends a row; args: the index of its ArgsRecord or UINT32_MAX.
+    // Appends a row; args: its args, or none.
     uint32_t addRow(uint32_t name, uint32_t cat, char phase, int64_t pid, int64_t tid,
-                    int64_t startNs, int64_t durNs, uint32_t args, int64_t externalId) {
+                    int64_t startNs, int64_t durNs, const ArgsRecord* args, int64_t externalId) {
         tick();
         const uint32_t row = t_.size();
-        t_.begin.push_back(0);
-        t_.length.push_back(0);
-        t_.argsOffset.push_back(0);
-        t_.argsLength.push_back(0);
         t_.name.push_back(name);
         t_.cat.push_back(cat);
         t_.phase.push_back(phase);
@@ -172,32 +211,21 @@ private:
         k.event = ValueKind::Object;
         k.name = ValueKind::String;
         k.cat = ValueKind::String;
-        k.args = args == UINT32_MAX ? ValueKind::Absent : ValueKind::Object;
+        k.args = args ? ValueKind::Object : ValueKind::Absent;
         k.callFrom = CallFrom::No;
         k.ts = PyNum::Kind::Float;
         k.dur = phase == 'X' ? PyNum::Kind::Float : PyNum::Kind::Missing;
         t_.pushDur(k.dur, phase == 'X' ? bits(durNs) : 0);
         k.flowId = FlowIdStatus::Missing;
         t_.kinds.push_back(k);
-        args_.recordOf.push_back(args);
+        args_.push(args);
         return row;
     }
 
     void addFlow(char phase, uint32_t cat, int64_t id, int64_t pid, int64_t tid, int64_t ts) {
-        const uint32_t row = addRow(cat, cat, phase, pid, tid, ts, 0, UINT32_MAX, kNoValue);
+        const uint32_t row = addRow(cat, cat, phase, pid, tid, ts, 0, nullptr, kNoValue);
         t_.kinds[row].flowId = FlowIdStatus::Ok;
         t_.flowIds.push(row, id);
-    }
-
-    uint32_t addRecord(const ArgsRecord& r) {
-        args_.records.push_back(r);
-        return uint32_t(args_.records.size() - 1);
-    }
-
-    // The flow id of a launch's (globalPid, correlationId), made on first use.
-    int64_t flowId(int64_t globalPid, int64_t correlation) {
-        return flows_.try_emplace({globalPid, correlation}, int64_t(flows_.size()) + 1)
-            .first->second;
     }
 
     void readGpuRow(const Statement& s, uint32_t name, uint32_t cat, ArgsRecord r) {
@@ -209,10 +237,11 @@ private:
         const auto globalPid = s.optionalInteger(6);
         if (correlation) r.correlation = *correlation;
         nameStream(r.device, r.stream);
-        addRow(name, cat, 'X', r.device, r.stream, start, end - start, addRecord(r), kNoValue);
+        const uint32_t row =
+            addRow(name, cat, 'X', r.device, r.stream, start, end - start, &r, kNoValue);
         if (correlation && globalPid) {
-            const int64_t id = flowId(*globalPid, *correlation);
-            gpuFlows_.push_back({t_.size() - 1, id});
+            const uint32_t id = flows_.add(*globalPid, *correlation);
+            gpuFlows_.push_back({row, id});
             addFlow('f', catFlow_, id, r.device, r.stream, start);
         }
     }
@@ -282,6 +311,24 @@ private:
         }
     }
 
+    // The calls and ranges of a thread, for linkExternalIds, each as read (deques: they grow
+    // without copying): the calls' extents and rows, the ranges' indexes in their NvtxScan.
+    struct CpuRow {
+        int64_t start, end;
+        uint32_t row;
+    };
+    struct ThreadRows {
+        std::deque<CpuRow> calls;
+        std::deque<uint32_t> ranges;
+    };
+    // The rows of globalTid's (pid, tid), the thread its rows are on.
+    ThreadRows& threadRows(int64_t globalTid) {
+        const int64_t thread = globalTid & 0xFFFFFFFFFFFF;
+        if (thread != lastThread_.first || !lastThread_.second)
+            lastThread_ = {thread, &threads_[thread]};
+        return *lastThread_.second;
+    }
+
     void readRuntime() {
         if (!db_.hasTable(kRuntimeTable)) return;
         // The Python backtrace of a call, where the export has them (python_backtraces.h).
@@ -306,100 +353,132 @@ private:
             if (correlation) r.correlation = *correlation;
             const int64_t pid = pidOfGlobalId(g), tid = tidOfGlobalId(g);
             const uint32_t cat = s.integer(2) == kEventClassCudaDriver ? catDriver_ : catRuntime_;
-            cpuRows_.push_back(
-                {addRow(it->second, cat, 'X', pid, tid, start, end - start, addRecord(r), kNoValue),
-                 true, start, end});
-            if (!s.isNull(6)) callchains_.push_back({cpuRows_.back().row, s.integer(6)});
+            const uint32_t row =
+                addRow(it->second, cat, 'X', pid, tid, start, end - start, &r, kNoValue);
+            threadRows(g).calls.push_back({start, end, row});
+            if (!s.isNull(6)) callchains_.push_back({row, s.integer(6)});
             // globalPid is globalTid without its thread bits.
-            const auto flow =
-                correlation ? flows_.find({g & ~int64_t(0xFFFFFF), *correlation}) : flows_.end();
-            if (flow != flows_.end()) {
-                apiOfFlow_.resize(flows_.size() + 1, kNoRow);
-                apiOfFlow_[size_t(flow->second)] = t_.size() - 1;
-                addFlow('s', catFlow_, flow->second, pid, tid, start);
+            const uint32_t flow =
+                correlation ? flows_.find(g & ~int64_t(0xFFFFFF), *correlation) : 0;
+            if (flow) {
+                if (apiOfFlow_.size() <= flow) apiOfFlow_.resize(flows_.size() + 1, kNoRow);
+                apiOfFlow_[flow] = row;
+                addFlow('s', catFlow_, flow, pid, tid, start);
             }
         }
     }
 
-    // The ranges are read first, so that the forward and backward ends of each fwdbwd link are
-    // known when their rows are written: each flow row follows its range's, as in Kineto.
-    void readNvtx() {
-        if (!db_.hasTable(kNvtxTable)) return;
-        Statement s(db_, std::string("SELECT start, end, globalTid, text, textId FROM ") +
-                             kNvtxTable + " WHERE eventType IN (" +
-                             std::to_string(kNvtxPushPopRange) + ", " +
-                             std::to_string(kNvtxStartEndRange) + ") AND end IS NOT NULL");
-        struct Range {
+    // An NVTX table's ranges as read, names interned into their own pool (the scan may run on
+    // another thread while this one fills the table).
+    struct NvtxScan {
+        std::vector<SequencedRange> ranges;  // name: an id of `names`
+        struct Rest {
             int64_t end, globalTid, opId;
         };
-        std::vector<SequencedRange> ranges;
-        std::vector<Range> rest;
+        std::vector<Rest> rest;
+        StringPool names;
+        std::vector<uint32_t> rows;  // each range's row, once added
+    };
+
+    // Scans the ranges of db's NVTX table; texts is the pool's strings by id, as readStrings
+    // left them. Stops (returning what it has) when `stop` is set or the load is cancelled.
+    NvtxScan scanNvtx(const Database& db, const std::vector<std::string_view>& texts,
+                      uint64_t rowsHint, const std::atomic<bool>& stop) const {
+        Statement s(db, std::string("SELECT start, end, globalTid, text, textId FROM ") +
+                            kNvtxTable + " WHERE eventType IN (" +
+                            std::to_string(kNvtxPushPopRange) + ", " +
+                            std::to_string(kNvtxStartEndRange) + ") AND end IS NOT NULL");
+        NvtxScan scan;
+        scan.ranges.reserve(rowsHint);
+        scan.rest.reserve(rowsHint);
         while (s.step()) {
+            if ((scan.ranges.size() & 0xFFFF) == 0 &&
+                (stop || (options_.progress && options_.progress->cancelled())))
+                break;
             const int64_t g = s.integer(2);
-            const std::string_view text =
-                s.isNull(3) ? t_.strings.at(stringOf(s.integer(4))) : s.text(3);
+            const std::string_view text = s.isNull(3) ? texts[stringOf(s.integer(4))] : s.text(3);
             const NvtxName n = parseNvtxName(text);
-            ranges.push_back({s.integer(0), pidOfGlobalId(g), t_.strings.intern(n.plain),
-                              n.sequence.value_or(-1)});
-            rest.push_back({s.integer(1), g, n.opId.value_or(kNoValue)});
+            scan.ranges.push_back({s.integer(0), int32_t(pidOfGlobalId(g)),
+                                   scan.names.intern(n.plain), n.sequence.value_or(-1)});
+            scan.rest.push_back({s.integer(1), g, n.opId.value_or(kNoValue)});
         }
+        return scan;
+    }
+
+    // The ranges are read first, so that the forward and backward ends of each fwdbwd link are
+    // known when their rows are written: each flow row follows its range's, as in Kineto.
+    void addNvtx(NvtxScan& scan) {
+        std::vector<SequencedRange>& ranges = scan.ranges;
+        const std::vector<uint32_t> names = t_.strings.merge(scan.names);
+        for (SequencedRange& r : ranges) r.name = names[r.name];
         const std::vector<int64_t> links =
             pairForwardBackward(ranges, t_.strings, int64_t(flows_.size()) + 1);
-        for (size_t i = 0; i < ranges.size(); ++i) {
+        scan.rows.reserve(ranges.size());
+        for (uint32_t i = 0; i < ranges.size(); ++i) {
             const SequencedRange& n = ranges[i];
-            const Range& x = rest[i];
+            const NvtxScan::Rest& x = scan.rest[i];
             ArgsRecord r;
             r.kind = ArgsRecord::Kind::Range;
             if (n.sequence >= 0) r.sequence = n.sequence;
-            r.externalId = x.opId;
             const bool annotation = isUserAnnotation(t_.strings.at(n.name));
             const int64_t pid = pidOfGlobalId(x.globalTid), tid = tidOfGlobalId(x.globalTid);
-            cpuRows_.push_back({addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
-                                       n.start, x.end - n.start, addRecord(r), r.externalId),
-                                false, n.start, x.end});
+            const uint32_t row = addRow(n.name, annotation ? catAnnotation_ : catOp_, 'X', pid, tid,
+                                        n.start, x.end - n.start, &r, x.opId);
+            scan.rows.push_back(row);
+            threadRows(x.globalTid).ranges.push_back(i);
             if (links[i])
                 addFlow(links[i] > 0 ? 's' : 'f', catFwdBwd_, std::abs(links[i]), pid, tid,
                         n.start);
         }
     }
 
-    int64_t& recordExternalId(uint32_t row) {
-        return args_.records[args_.recordOf[row]].externalId;
-    }
-
     // Kineto's "External id" of an API call is the op innermost around it on its thread (the
     // RecordFunction active at the launch), and its GPU activity's is the launch's: one sweep per
-    // thread over the ranges and calls by start, longer first, then through the flows.
-    void linkExternalIds() {
-        std::sort(cpuRows_.begin(), cpuRows_.end(), [&](const CpuRow& a, const CpuRow& b) {
-            if (t_.pid[a.row] != t_.pid[b.row]) return t_.pid[a.row] < t_.pid[b.row];
-            if (t_.tid[a.row] != t_.tid[b.row]) return t_.tid[a.row] < t_.tid[b.row];
+    // thread over its ranges and calls by start, longer first (a range before a call of the same
+    // extent, which it encloses), then through the flows. nsys writes each table in start order,
+    // so the sweep only merges the two.
+    void linkExternalIds(const NvtxScan& scan) {
+        auto before = [](const CpuRow& a, const CpuRow& b) {
             if (a.start != b.start) return a.start < b.start;
-            return a.end > b.end;
-        });
-        std::vector<const CpuRow*> open;  // ranges around the current row, outermost first
-        for (size_t i = 0; i < cpuRows_.size(); ++i) {
-            const CpuRow& c = cpuRows_[i];
-            if (i && (t_.pid[c.row] != t_.pid[cpuRows_[i - 1].row] ||
-                      t_.tid[c.row] != t_.tid[cpuRows_[i - 1].row]))
-                open.clear();
-            while (!open.empty() && open.back()->end <= c.start) open.pop_back();
-            if (!c.api) {
-                open.push_back(&c);
-                continue;
-            }
-            for (size_t k = open.size(); k-- > 0;)
-                if (t_.externalId[open[k]->row] != kNoKey) {
-                    t_.externalId[c.row] = t_.externalId[open[k]->row];
-                    recordExternalId(c.row) = recordExternalId(open[k]->row);
-                    break;
+            if (a.end != b.end) return a.end > b.end;
+            return a.row < b.row;
+        };
+        auto range = [&](uint32_t i) {
+            return CpuRow{scan.ranges[i].start, scan.rest[i].end, scan.rows[i]};
+        };
+        auto rangeBefore = [&](uint32_t a, uint32_t b) { return before(range(a), range(b)); };
+        // A range before a call of the same extent.
+        auto callFirst = [](const CpuRow& call, const CpuRow& range) {
+            return call.start != range.start ? call.start < range.start : call.end > range.end;
+        };
+        std::vector<CpuRow> open;  // ranges around the current row, outermost first
+        auto closeBefore = [&](int64_t start) {
+            while (!open.empty() && open.back().end <= start) open.pop_back();
+        };
+        for (auto& [thread, rows] : threads_) {
+            if (!std::is_sorted(rows.calls.begin(), rows.calls.end(), before))
+                std::sort(rows.calls.begin(), rows.calls.end(), before);
+            if (!std::is_sorted(rows.ranges.begin(), rows.ranges.end(), rangeBefore))
+                std::sort(rows.ranges.begin(), rows.ranges.end(), rangeBefore);
+            open.clear();
+            auto next = rows.ranges.begin();
+            for (const CpuRow& call : rows.calls) {
+                for (; next != rows.ranges.end() && !callFirst(call, range(*next)); ++next) {
+                    closeBefore(range(*next).start);
+                    open.push_back(range(*next));
                 }
+                closeBefore(call.start);
+                for (size_t k = open.size(); k-- > 0;)
+                    if (t_.externalId[open[k].row] != kNoKey) {
+                        t_.externalId[call.row] = t_.externalId[open[k].row];
+                        break;
+                    }
+            }
+            rows = ThreadRows();
         }
         for (auto [row, id] : gpuFlows_) {
-            const uint32_t api = size_t(id) < apiOfFlow_.size() ? apiOfFlow_[size_t(id)] : kNoRow;
-            if (api == kNoRow) continue;
-            t_.externalId[row] = t_.externalId[api];
-            recordExternalId(row) = recordExternalId(api);
+            const uint32_t api = id < apiOfFlow_.size() ? apiOfFlow_[id] : kNoRow;
+            if (api != kNoRow) t_.externalId[row] = t_.externalId[api];
         }
     }
 
@@ -408,18 +487,15 @@ private:
     TraceMetadata& meta_;
     LaunchStacks& stacks_;
     const LoadOptions& options_;
+    uint64_t maxRows_;
     ArgsStore args_;
-    std::unordered_map<int64_t, uint32_t> strings_;  // StringIds.id -> pool id
-    std::unordered_map<std::pair<int64_t, int64_t>, int64_t, KeyHash> flows_;
-    // For linkExternalIds: the ranges and API calls; GPU rows with their flow id; the API call
-    // of each flow id.
-    struct CpuRow {
-        uint32_t row;
-        bool api;
-        int64_t start, end;
-    };
-    std::vector<CpuRow> cpuRows_;
-    std::vector<std::pair<uint32_t, int64_t>> gpuFlows_;
+    StringIdMap strings_;
+    FlowIds flows_;
+    // For linkExternalIds: each thread's calls and ranges (by pid and tid; the last one asked); GPU
+    // rows with their flow id; the API call of each flow id.
+    std::unordered_map<int64_t, ThreadRows> threads_;
+    std::pair<int64_t, ThreadRows*> lastThread_{0, nullptr};
+    std::vector<std::pair<uint32_t, uint32_t>> gpuFlows_;
     std::vector<uint32_t> apiOfFlow_;
     std::vector<CallchainOfCall> callchains_;         // calls with a callchainId, rows ascending
     std::pair<int64_t, int64_t> lastStream_{-1, -1};  // (device, stream) last named

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 #include "base/errors.h"
 
 namespace stackline::nsight {
@@ -27,8 +29,9 @@ std::string immutableUri(const std::string& path) {
 }  // namespace
 
 Database::Database(const std::string& path) : path_(path) {
-    const int rc = sqlite3_open_v2(immutableUri(path).c_str(), &db_,
-                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    const int rc =
+        sqlite3_open_v2(immutableUri(path).c_str(), &db_,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
@@ -55,6 +58,18 @@ bool Database::hasColumn(std::string_view table, std::string_view column) const 
     Statement s(*this, "SELECT 1 FROM pragma_table_info('" + std::string(table) +
                            "') WHERE name = '" + std::string(column) + "'");
     return s.step();
+}
+
+uint64_t Database::rowCountHint(std::string_view table) const {
+    // A table without rowid cannot be asked; it gets no hint.
+    const std::string sql = "SELECT max(rowid) FROM " + std::string(table);
+    sqlite3_stmt* stmt = nullptr;
+    uint64_t rows = 0;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), int(sql.size()), &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+        rows = uint64_t(std::max<sqlite3_int64>(0, sqlite3_column_int64(stmt, 0)));
+    sqlite3_finalize(stmt);
+    return rows;
 }
 
 Statement::Statement(const Database& db, const std::string& sql) : db_(db) {

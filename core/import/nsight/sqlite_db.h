@@ -1,7 +1,7 @@
 // A read-only SQLite database and its prepared statements, as the Nsight reader uses them: the file
 // is opened immutable (no journal, -wal or -shm is read or made, no lock taken), so reading an
-// export never changes it or anything beside it. Errors are InputErrors naming the file and
-// carrying SQLite's message.
+// export never changes it or anything beside it. A connection is used by one thread at a time (it
+// takes no lock of its own). Errors are InputErrors naming the file and carrying SQLite's message.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,9 @@ public:
     sqlite3* handle() const { return db_; }
     bool hasTable(std::string_view name) const;
     bool hasColumn(std::string_view table, std::string_view column) const;
+    // About how many rows the table has, for reserving: its largest rowid (found without a
+    // scan; exact where rows were only ever appended, as an export's are). 0 when it has none.
+    uint64_t rowCountHint(std::string_view table) const;
     // Throws InputError "<path>: <what>: <SQLite's message>".
     [[noreturn]] void fail(std::string_view what) const;
 
