@@ -10,23 +10,10 @@
 
 namespace stackline {
 
-namespace {
-
-// Nsight Systems records torch.compile's regions as NVTX ranges only when asked. (Set here rather
-// than in nsight_format.cpp while that folder is rewritten elsewhere; it belongs there.)
-TraceFormat withNsightRegionsAdvice(TraceFormat f) {
-    f.recordRegions =
-        "profile with `nsys profile --trace=cuda,nvtx --pytorch=autograd-nvtx`, which records "
-        "torch.compile's regions as NVTX ranges (\"Torch-Compiled Region: 0/0\").";
-    return f;
-}
-
-}  // namespace
-
 std::span<const TraceFormat> traceFormats() {
     // One line per format, in the order they are asked to recognise a file; the fallback last.
     static const std::vector<TraceFormat> formats = {
-        withNsightRegionsAdvice(nsightSqliteFormat()),
+        nsightSqliteFormat(),
         pftraceFormat(),
         kinetoJsonFormat(),
     };

@@ -17,6 +17,10 @@ const TraceFormat& nsightSqliteFormat() {
         .sniff = nsight::looksLikeSqlite,
         .read = nsight::readNsightSqlite,
         .annotatedExport = AnnotatedExport::ChromeJson,
+        // Nsight Systems records torch.compile's regions as NVTX ranges only when asked.
+        .recordRegions =
+            "profile with `nsys profile --trace=cuda,nvtx --pytorch=autograd-nvtx`, which records "
+            "torch.compile's regions as NVTX ranges (\"Torch-Compiled Region: 0/0\").",
     };
     return format;
 }
