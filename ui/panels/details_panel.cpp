@@ -268,7 +268,7 @@ void DetailsPanel::setEvent(uint32_t row) {
                              .arg(sliceColor(style).name(), statusText(s)));
     } else {
         status_->setText(doc.provenance.stackOf(row_) ? tr("carries a Python stack")
-                                                    : tr("not a GPU kernel"));
+                                                      : tr("not a GPU kernel"));
     }
     showLinks(row_);
     showProvenance(row_);
@@ -342,11 +342,15 @@ void DetailsPanel::showProvenance(uint32_t row) {
             lines << (doc.status(row) == KernelStatus::Unresolved
                           ? tr("<b>No stack</b>: launched inside a compiled region, but the kernel "
                                "information has no source for this kernel.")
-                      : doc.eager.stackOf(row)
+                      : !doc.eager.stackOf(row)
+                          ? tr("<b>No stack</b>: launched outside compiled regions.")
+                      : doc.trace->launchStacks.empty()
                           ? tr("<b>No stack</b> from the processor: launched outside compiled "
                                "regions. Its Python stack below is read from the trace's "
                                "<code>python_function</code> slices.")
-                          : tr("<b>No stack</b>: launched outside compiled regions."));
+                          : tr("<b>No stack</b> from the processor: launched outside compiled "
+                               "regions. Its Python stack below is the Python backtrace recorded "
+                               "with its launch."));
             break;
         case StackOrigin::InTrace:
             lines << tr("<b>Stack</b> recorded in the trace (<code>args.stack</code>)");
