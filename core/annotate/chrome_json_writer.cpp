@@ -1,7 +1,13 @@
 #include "annotate/chrome_json_writer.h"
 
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -29,15 +35,15 @@ std::string keyJson(const DisplayKey& k) {
     return k.isInt ? std::to_string(k.value) : jsonString(k.text);
 }
 
-// The JSON text of interned strings and keys, made once each: names, categories, pids and tids
-// repeat on nearly every row.
+// The JSON text of interned strings and keys, made once each per block of rows: names,
+// categories, pids and tids repeat on nearly every row. One per thread (it is not shared).
 class TextCache {
 public:
-    explicit TextCache(const EventTable& t) : t_(t), strings_(t.strings.size()) {}
+    explicit TextCache(const EventTable& t) : t_(t) {}
     const std::string& string(uint32_t id) {
-        std::string& s = strings_[id];
-        if (s.empty()) s = jsonString(t_.strings.at(id));
-        return s;
+        auto [it, inserted] = strings_.try_emplace(id);
+        if (inserted) it->second = jsonString(t_.strings.at(id));
+        return it->second;
     }
     const std::string& key(KeyId id) {
         auto [it, inserted] = keys_.try_emplace(id);
@@ -47,7 +53,7 @@ public:
 
 private:
     const EventTable& t_;
-    std::vector<std::string> strings_;
+    std::unordered_map<uint32_t, std::string> strings_;
     std::unordered_map<KeyId, std::string> keys_;
 };
 
@@ -133,30 +139,20 @@ std::vector<std::string> metadataEvents(const TraceMetadata& meta) {
     return out;
 }
 
-}  // namespace
+// Rows handed to out in blocks of this many: formatted on several threads, each block's text
+// small enough (a few MB) to keep several in flight.
+constexpr uint32_t kBlockRows = 16384;
 
-void writeChromeJson(const Trace& trace, const Provenance& p,
-                     const std::function<void(std::string_view)>& out,
-                     const std::function<void(uint32_t rows)>& rowsDone) {
+// The events of rows [begin, end), each preceded by ",\n" (the first row by "\n").
+void appendRows(std::string& e, const Trace& trace, const Provenance& p, bool uids, uint32_t begin,
+                uint32_t end) {
     const EventTable& t = trace.events;
     const TraceMetadata& meta = trace.metadata;
     TextCache text(t);
-    std::string head = "{\"schemaVersion\":1";
-    if (meta.rank >= 0) {
-        head += ",\"distributedInfo\":{\"rank\":" + std::to_string(meta.rank);
-        if (meta.worldSize > 0) head += ",\"world_size\":" + std::to_string(meta.worldSize);
-        head += "}";
-    }
-    if (meta.baseTimeNs) head += ",\"baseTimeNanoseconds\":" + std::to_string(*meta.baseTimeNs);
-    head += ",\"displayTimeUnit\":\"ms\",\"traceEvents\":[";
-    out(head);
-
-    const bool uids = p.applied && p.assignUids;
-    std::string e;
-    std::size_t nextScope = 0;
-    for (uint32_t row = 0; row < t.size(); ++row) {
+    std::size_t nextScope = meta.instantScopes.firstAtOrAfter(begin);
+    for (uint32_t row = begin; row < end; ++row) {
         const EventTable::Kinds& k = t.kinds[row];
-        e.assign(row ? ",\n{" : "\n{");
+        e += row ? ",\n{" : "\n{";
         const char ph[2] = {t.phase[row], 0};
         e += "\"ph\":";
         e += ph[0] ? jsonString(ph) : "null";
@@ -183,8 +179,117 @@ void writeChromeJson(const Trace& trace, const Provenance& p,
         appendArgs(e, trace, p, row);
         if (uids && k.event == ValueKind::Object) appendMember(e, "uid", std::to_string(row));
         e += '}';
-        out(e);
-        rowsDone(row + 1);
+    }
+}
+
+// Blocks of rows formatted on worker threads into a ring of reused buffers, at most its size ahead
+// of the block the writer has taken, and taken in order.
+class BlockRing {
+public:
+    using Format = std::function<void(uint32_t block, std::string& text)>;
+    BlockRing(uint32_t blocks, unsigned slots, Format format)
+        : blocks_(blocks), slots_(slots), format_(std::move(format)) {}
+
+    // A worker's loop: formats the next block while a slot is free, until all are or stop().
+    void work() {
+        std::unique_lock lock(m_);
+        while (true) {
+            changed_.wait(lock, [&] {
+                return stopped_ || next_ >= blocks_ || next_ < released_ + slots_.size();
+            });
+            if (stopped_ || next_ >= blocks_) return;
+            const uint32_t b = next_++;
+            Slot& slot = slots_[b % slots_.size()];
+            lock.unlock();
+            try {
+                format_(b, slot.text);
+            } catch (...) {
+                slot.error = std::current_exception();
+            }
+            lock.lock();
+            slot.ready = true;
+            changed_.notify_all();
+        }
+    }
+    // Block b's text, once formatted (b in order, each released before the next is taken).
+    const std::string& take(uint32_t b) {
+        std::unique_lock lock(m_);
+        Slot& slot = slots_[b % slots_.size()];
+        changed_.wait(lock, [&] { return slot.ready; });
+        if (slot.error) std::rethrow_exception(slot.error);
+        return slot.text;
+    }
+    void release(uint32_t b) {
+        std::lock_guard lock(m_);
+        slots_[b % slots_.size()].ready = false;
+        released_ = b + 1;
+        changed_.notify_all();
+    }
+    void stop() {
+        std::lock_guard lock(m_);
+        stopped_ = true;
+        changed_.notify_all();
+    }
+
+private:
+    struct Slot {
+        std::string text;
+        bool ready = false;
+        std::exception_ptr error;
+    };
+    std::mutex m_;
+    std::condition_variable changed_;
+    const uint32_t blocks_;
+    std::vector<Slot> slots_;
+    Format format_;
+    uint32_t next_ = 0, released_ = 0;
+    bool stopped_ = false;
+};
+
+}  // namespace
+
+void writeChromeJson(const Trace& trace, const Provenance& p, unsigned threads,
+                     const std::function<void(std::string_view)>& out,
+                     const std::function<void(uint32_t rows)>& rowsDone) {
+    const EventTable& t = trace.events;
+    const TraceMetadata& meta = trace.metadata;
+    std::string head = "{\"schemaVersion\":1";
+    if (meta.rank >= 0) {
+        head += ",\"distributedInfo\":{\"rank\":" + std::to_string(meta.rank);
+        if (meta.worldSize > 0) head += ",\"world_size\":" + std::to_string(meta.worldSize);
+        head += "}";
+    }
+    if (meta.baseTimeNs) head += ",\"baseTimeNanoseconds\":" + std::to_string(*meta.baseTimeNs);
+    head += ",\"displayTimeUnit\":\"ms\",\"traceEvents\":[";
+    out(head);
+
+    const bool uids = p.applied && p.assignUids;
+    const uint32_t rows = t.size();
+    const uint32_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+    auto format = [&](uint32_t b, std::string& text) {
+        text.clear();
+        appendRows(text, trace, p, uids, b * kBlockRows, std::min(rows, (b + 1) * kBlockRows));
+    };
+    if (threads <= 1 || blocks <= 1) {
+        std::string text;
+        for (uint32_t b = 0; b < blocks; ++b) {
+            format(b, text);
+            out(text);
+            rowsDone(std::min(rows, (b + 1) * kBlockRows));
+        }
+    } else {
+        BlockRing ring(blocks, 2 * threads, format);
+        std::vector<std::jthread> workers;
+        for (unsigned i = 0; i < threads; ++i) workers.emplace_back([&] { ring.work(); });
+        struct StopOnExit {
+            BlockRing& ring;
+            ~StopOnExit() { ring.stop(); }
+        } stopOnExit{ring};
+        for (uint32_t b = 0; b < blocks; ++b) {
+            out(ring.take(b));
+            ring.release(b);
+            rowsDone(std::min(rows, (b + 1) * kBlockRows));
+        }
     }
     // The metadata after the rows, numbered on from them when uids are written.
     uint32_t uid = t.size();

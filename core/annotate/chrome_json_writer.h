@@ -15,8 +15,9 @@
 
 namespace stackline {
 
-// Hands the output to out in pieces; told the rows written so far after each event.
-void writeChromeJson(const Trace& trace, const Provenance& provenance,
+// Hands the output to out in pieces, in order; told the rows written so far after each piece.
+// The rows are formatted on `threads` threads (1: this one alone).
+void writeChromeJson(const Trace& trace, const Provenance& provenance, unsigned threads,
                      const std::function<void(std::string_view)>& out,
                      const std::function<void(uint32_t rows)>& rowsDone);
 

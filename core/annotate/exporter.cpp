@@ -199,12 +199,13 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 // Writes the annotated trace to sink, as the trace's format says.
 template <typename Sink>
-void writeAnnotated(const Trace& trace, const Provenance& p, AnnotatedExport how, Sink& sink) {
+void writeAnnotated(const Trace& trace, const Provenance& p, AnnotatedExport how, unsigned threads,
+                    Sink& sink) {
     if (how == AnnotatedExport::Splice) {
         splice(trace, p, sink);
     } else {
         writeChromeJson(
-            trace, p, [&](std::string_view s) { sink.copy(s); },
+            trace, p, threads, [&](std::string_view s) { sink.copy(s); },
             [&](uint32_t rows) { sink.progress(rows); });
     }
 }
@@ -238,6 +239,8 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
     uint64_t bytes = trace.whole().size();
     uint64_t total = splicing ? bytes : trace.events.size();
     AtomicFile file(outPath, writeCallFor(bytes));
+    const unsigned threads =
+        std::max(1u, options.threads ? options.threads : std::thread::hardware_concurrency());
     if (!endsWith(outPath, ".gz")) {
         // Splicing and writing overlap: while buffers are written (a copy into the page cache
         // that takes longer than producing them), the next ones are filled.
@@ -247,20 +250,19 @@ void exportTrace(const Trace& trace, const Provenance& provenance, const std::st
         BufferedSink sink(
             buffer, [&](std::string&& b) { b = writer.push(std::move(b)); }, options, trace, total,
             splicing);
-        writeAnnotated(trace, provenance, how, sink);
+        writeAnnotated(trace, provenance, how, threads, sink);
         sink.finish();
         writer.finish();
     } else {
         // One gzip member, its chunks compressed on all cores while the next ones are filled.
-        unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-        GzipMemberWriter gzip(file, options.gzipLevel, std::max(1u, threads));
+        GzipMemberWriter gzip(file, options.gzipLevel, threads);
         std::size_t chunk = options.gzipChunk
                                 ? options.gzipChunk
                                 : std::clamp<uint64_t>(bytes / 16, 1u << 20, 16u << 20);
         BufferedSink sink(
             chunk, [&](std::string&& b) { b = gzip.push(std::move(b)); }, options, trace, total,
             splicing);
-        writeAnnotated(trace, provenance, how, sink);
+        writeAnnotated(trace, provenance, how, threads, sink);
         sink.finish();
         gzip.finish();
     }
@@ -281,7 +283,7 @@ std::string exportToString(const Trace& trace, const Provenance& provenance) {
     const TraceFormat& format = formatOf(trace);
     if (format.annotatedExport == AnnotatedExport::None)
         throw OutputError(std::string(format.name) + " traces cannot be written annotated");
-    writeAnnotated(trace, provenance, format.annotatedExport, sink);
+    writeAnnotated(trace, provenance, format.annotatedExport, 1, sink);
     return out;
 }
 

@@ -18,8 +18,9 @@ namespace stackline {
 struct ExportOptions {
     bool allowOverwriteInput = false;  // --in-place
     int gzipLevel = 2;                 // for .gz outputs: ISA-L's levels 0-3
-    unsigned threads = 0;              // gzip compression threads; 0: one per core
-    std::size_t gzipChunk = 0;         // bytes compressed apart in a .gz output; 0: chosen by size
+    unsigned threads =
+        0;  // threads formatting new Chrome JSON and compressing gzip; 0: one per core
+    std::size_t gzipChunk = 0;  // bytes compressed apart in a .gz output; 0: chosen by size
     // Nothing reads the trace's bytes after (or beside) this export, as in stackline-cli: they are
     // discarded as they are copied, so a .json.gz's inflated text gives its memory to the output.
     bool consumeInput = false;

@@ -37,6 +37,11 @@ public:
         return next < rows_.size() && rows_[next] == row ? values_[next] : none;
     }
 
+    // The `next` of at(row, none, next) for a pass that starts at row.
+    std::size_t firstAtOrAfter(uint32_t row) const {
+        return std::size_t(std::lower_bound(rows_.begin(), rows_.end(), row) - rows_.begin());
+    }
+
     // Appends other's entries, their rows shifted by offset and their values mapped by f; other
     // is left empty.
     template <class F>
