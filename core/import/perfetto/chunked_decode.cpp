@@ -1,9 +1,10 @@
-// decodePftrace on several threads: the stream is cut at packet boundaries into ranges, each
-// range is decoded into its own table by a PacketDecoder that first replays the state packets
+// decodePftrace on several threads: the stream is cut at top-level field boundaries into ranges,
+// each range is decoded into its own table by a PacketDecoder that first replays the state packets
 // (clears, defaults, interned data) of the ranges before it, and the tables are appended in
 // order. What each decoder sees is what the decoder of the whole stream sees at those packets,
 // so the result equals its table but for the order of the strings in the pool.
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -17,66 +18,50 @@ namespace stackline::pftrace {
 
 namespace {
 
+// A range of the stream: [begin, end), and its state packets (offset, size), in order.
 struct Range {
-    uint64_t begin = 0, end = 0;                              // offsets in the input
-    std::vector<std::pair<uint64_t, uint64_t>> statePackets;  // (offset, size), in order
+    uint64_t begin = 0, end = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> statePackets;
 };
 
-// The packets' ranges, cut after the first packet that ends past each multiple of step. The
-// framing stops at the first malformed top-level field: the decoder of the last range meets it
-// and reports it, as the decoder of the whole stream would.
-std::vector<Range> cutRanges(std::string_view bytes, uint64_t step, uint64_t& packets) {
+// Walks the top-level fields of bytes from range.begin, as the decoder frames them, to the first
+// that starts at or after limit: the range's end. Notes its state packets on the way. Malformed
+// framing ends the walk at the end of the input: that range's decoder meets it and reports it,
+// as the decoder of the whole stream would, and no range comes after.
+void scanRange(std::string_view bytes, Range& range, uint64_t limit) {
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
     const uint64_t n = bytes.size();
-    std::vector<Range> ranges(1);
-    uint64_t at = 0;
-    while (at < n && p[at] == ((trace::kPacket << 3) | 2)) {
-        uint64_t size = 0, next = at + 1;
-        unsigned shift = 0;
-        bool ended = false;
-        while (next < n && shift < 64) {
-            const uint8_t b = p[next++];
-            size |= uint64_t(b & 0x7F) << shift;
-            shift += 7;
-            if (!(b & 0x80)) {
-                ended = true;
-                break;
-            }
+    auto varint = [&](uint64_t& at, uint64_t& v) {
+        v = 0;
+        for (unsigned shift = 0; shift < 64 && at < n; shift += 7) {
+            const uint8_t b = p[at++];
+            v |= uint64_t(b & 0x7F) << shift;
+            if (!(b & 0x80)) return true;
         }
-        if (!ended || size > n - next) break;
-        at = next + size;
-        ++packets;
-        if (at >= (ranges.size()) * step && at < n) {
-            ranges.back().end = at;
-            ranges.push_back({at, at, {}});
-        }
-    }
-    ranges.back().end = n;
-    return ranges;
-}
-
-// The state packets of a range (its well-framed prefix).
-void findStatePackets(std::string_view bytes, Range& range) {
-    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+        return false;
+    };
     uint64_t at = range.begin;
-    while (at < range.end && p[at] == ((trace::kPacket << 3) | 2)) {
-        uint64_t size = 0, next = at + 1;
-        unsigned shift = 0;
-        bool ended = false;
-        while (next < range.end && shift < 64) {
-            const uint8_t b = p[next++];
-            size |= uint64_t(b & 0x7F) << shift;
-            shift += 7;
-            if (!(b & 0x80)) {
-                ended = true;
-                break;
-            }
+    while (at < n && at < limit) {
+        uint64_t tag = 0, size = 0;
+        if (!varint(at, tag) || (tag >> 3) == 0) break;
+        const auto type = WireType(tag & 7);
+        if (type == WireType::Varint) {
+            if (!varint(at, size)) break;
+            continue;
         }
-        if (!ended || size > range.end - next) return;
-        if (PacketDecoder<WireReader>::isStatePacket(bytes.substr(next, size)))
-            range.statePackets.emplace_back(next, size);
-        at = next + size;
+        if (type == WireType::Fixed64)
+            size = 8;
+        else if (type == WireType::Fixed32)
+            size = 4;
+        else if (type != WireType::Bytes || !varint(at, size))
+            break;
+        if (size > n - at) break;
+        if ((tag >> 3) == trace::kPacket && type == WireType::Bytes &&
+            PacketDecoder<WireReader>::isStatePacket(bytes.substr(at, size)))
+            range.statePackets.emplace_back(at, size);
+        at += size;
     }
+    range.end = at < n && at >= limit ? at : n;
 }
 
 template <class T>
@@ -107,11 +92,14 @@ void appendTable(PftraceTable& all, PftraceTable& part) {
     TrackEvents& pe = part.events;
     const uint32_t rowShift = ev.size();
     const uint32_t linkShift = uint32_t(ev.links.size());
-    append(ev.offset, pe.offset);
+    // The widest columns on another thread: appending is mostly faulting in their new pages.
+    std::jthread wide([&] {
+        append(ev.offset, pe.offset);
+        append(ev.ts, pe.ts);
+        append(ev.track, pe.track);
+    });
     append(ev.length, pe.length);
-    append(ev.ts, pe.ts);
     append(ev.type, pe.type);
-    append(ev.track, pe.track);
     remapIds(ev.name, append(ev.name, pe.name), remap);
     remapIds(ev.category, append(ev.category, pe.category), remap);
     append(ev.generation, pe.generation);
@@ -189,39 +177,57 @@ void appendTable(PftraceTable& all, PftraceTable& part) {
 PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsigned threads,
                            uint64_t chunkBytes) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    const uint64_t step = std::max<uint64_t>({chunkBytes, 1, bytes.size() / threads + 1});
-    if (threads == 1 || bytes.size() <= step) return decodePftrace(bytes, name);
+    const uint64_t n = bytes.size();
+    // A few ranges per thread, taken in order as threads come free: bytes are not work (a
+    // range of slice begins with their args holds a few big packets, one of ends and GPU ops
+    // many small ones).
+    constexpr uint64_t kRangesPerThread = 4;
+    const uint64_t step = std::max<uint64_t>({chunkBytes, 1, n / (threads * kRangesPerThread) + 1});
+    if (threads == 1 || n <= step) return decodePftrace(bytes, name);
 
-    uint64_t packets = 0;
-    std::vector<Range> ranges = cutRanges(bytes, step, packets);
-    std::vector<PftraceTable> tables(ranges.size());
-    std::vector<std::exception_ptr> errors(ranges.size());
-    auto inParallel = [&](auto&& work) {
-        std::vector<std::thread> pool;
-        for (size_t i = 1; i < ranges.size(); ++i) pool.emplace_back(work, i);
-        work(0);
-        for (std::thread& t : pool) t.join();
-    };
-    // A range's state packets are found by the first decoder that needs them (the last
-    // range's by none), while the first range is decoded.
-    std::vector<std::once_flag> scanned(ranges.size());
-    inParallel([&](size_t i) {
+    // Range i is decoded from the end of range i - 1 to the first top-level field at or after
+    // (i + 1) * step. Its decoder first walks the ranges before it (scanRange: each walked once,
+    // by the first decoder that needs it) for their ends and state packets, while the ranges
+    // before it are decoded: nothing is walked before decoding starts.
+    const size_t parts = size_t((n + step - 1) / step);
+    std::vector<Range> ranges(parts);
+    std::vector<std::once_flag> scanned(parts);
+    std::vector<PftraceTable> tables(parts);
+    std::vector<std::exception_ptr> errors(parts);
+    auto limitOf = [&](size_t i) { return i + 1 == parts ? UINT64_MAX : (i + 1) * step; };
+    auto decode = [&](size_t i) {
         try {
             PftraceTable& table = tables[i];
             table.name = name;
             PacketDecoder<WireReader> decoder(table, name);
-            if (i == 0) decoder.reserve(packets);
             for (size_t j = 0; j < i; ++j) {
-                std::call_once(scanned[j], [&] { findStatePackets(bytes, ranges[j]); });
+                std::call_once(scanned[j], [&] {
+                    scanRange(bytes, ranges[j], limitOf(j));
+                    ranges[j + 1].begin = ranges[j].end;
+                });
                 for (const auto& [at, size] : ranges[j].statePackets)
                     decoder.replayState(bytes.substr(at, size), at);
             }
-            const Range& r = ranges[i];
-            decoder.decodeStream(bytes.substr(r.begin, r.end - r.begin), r.begin);
+            const uint64_t begin = ranges[i].begin, limit = limitOf(i);
+            // Room for the rows of the whole stream in the first range's columns: the others
+            // are appended to them.
+            const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+            if (i == 0) decoder.reserve(PacketDecoder<WireReader>::estimatePackets(p, n));
+            if (begin < n && begin < limit)
+                decoder.decodeStream(bytes.substr(begin), begin,
+                                     limit == UINT64_MAX ? UINT64_MAX : limit - begin);
         } catch (...) {
             errors[i] = std::current_exception();
         }
-    });
+    };
+    std::atomic<size_t> next = 0;
+    auto work = [&] {
+        for (size_t i; (i = next++) < parts;) decode(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<size_t>(threads, parts); ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
     // The first error in stream order, as the decoder of the whole stream reports it.
     for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);

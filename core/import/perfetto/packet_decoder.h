@@ -59,13 +59,15 @@ public:
     PacketDecoder(PftraceTable& out, std::string name) : out_(out), name_(std::move(name)) {}
 
     // Decodes every packet of bytes, a serialized Trace; base is the offset of bytes[0] in the
-    // input (for messages and the rows' spans).
-    void decodeStream(std::string_view bytes, uint64_t base = 0) {
+    // input (for messages and the rows' spans). With a limit, stops before the first top-level
+    // field that starts at or after it (an offset in bytes) and returns where: the next range's
+    // start (see nextTopLevelField).
+    uint64_t decodeStream(std::string_view bytes, uint64_t base = 0, uint64_t limit = UINT64_MAX) {
         const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
         const uint64_t n = bytes.size();
-        reserve(countPackets(p, n));
+        if (out_.events.offset.capacity() == 0) reserve(estimatePackets(p, std::min(n, limit)));
         uint64_t at = 0;
-        while (at < n) {
+        while (at < n && at < limit) {
             const uint64_t fieldAt = at;
             const uint64_t tag = streamVarint(p, n, at, base + fieldAt, "field tag");
             const uint32_t field = uint32_t(tag >> 3);
@@ -94,6 +96,7 @@ public:
                 decodePacket(std::string_view(bytes.data() + at, size), base + at);
             at += size;
         }
+        return at;
     }
 
     // Applies to the sequences only what packet (one TracePacket's bytes at offset at of the
@@ -151,6 +154,7 @@ private:
         std::unordered_map<uint64_t, CounterDescriptor> counterDescriptors;
     };
 
+public:
     // The packets of a well-formed stream (a first pass over the top-level fields, stopping at
     // anything malformed): an upper bound of the rows, so that the columns grow once.
     static uint64_t countPackets(const uint8_t* p, uint64_t n) {
@@ -170,7 +174,14 @@ private:
         return count;
     }
 
-public:
+    // An upper bound of the packets in n bytes, likely: counted in a small stream, else
+    // extrapolated from its first 4 MB with a margin (a short guess only makes a column grow).
+    static uint64_t estimatePackets(const uint8_t* p, uint64_t n) {
+        constexpr uint64_t kSample = 4 << 20;
+        if (n <= 2 * kSample) return countPackets(p, n) + 1;
+        return countPackets(p, kSample) * (n / kSample + 1) * 5 / 4 + 1024;
+    }
+
     // Room for the rows of this many packets (virtual: untouched pages cost nothing), so that
     // the columns grow once; the ranges after the first are appended to the first's columns.
     void reserve(uint64_t packets) {
@@ -180,6 +191,13 @@ public:
         ev.category.reserve(packets), ev.generation.reserve(packets);
         ev.annotated.reserve(packets);
         ev.linkBegin.reserve(packets + 1);
+        ev.links.reserve(packets);
+        RenderStages& st = out_.stages;
+        st.offset.reserve(packets), st.length.reserve(packets), st.ts.reserve(packets);
+        st.duration.reserve(packets), st.eventId.reserve(packets), st.gpu.reserve(packets);
+        st.queueIid.reserve(packets), st.stageIid.reserve(packets), st.queue.reserve(packets);
+        st.stage.reserve(packets), st.name.reserve(packets), st.kernel.reserve(packets);
+        st.generation.reserve(packets);
     }
 
 private:
