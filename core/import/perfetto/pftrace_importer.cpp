@@ -5,6 +5,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <unordered_map>
@@ -115,6 +117,23 @@ struct Item {
     uint64_t source;  // RowSources::code
 };
 
+// The pid and tid keys of a lane (a track's rows, or a GPU stream's of one stage kind) and, for a
+// render stage's lane, its category.
+struct Lane {
+    KeyId pid, tid;
+    uint32_t cat = 0;
+    bool kernels = false;  // its stages are GPU kernels
+};
+
+// What comes after an item in the event table: a flow row ('s' or 'f') with this id, of a launch
+// link (ac2g, right after the item, where provenance binds it) or of the trace's own flow_ids.
+struct FlowAfter {
+    uint32_t item;
+    uint64_t id;
+    char phase;
+    bool launch;
+};
+
 class Importer {
 public:
     Importer(Trace& trace, PftraceTable& table, const LoadOptions& options)
@@ -138,6 +157,7 @@ public:
             items.push_back({t_.events.ts[b], t_.events.ts[pairs.end[i]] - t_.events.ts[b],
                              RowSources::code(RowSource::TrackEvent, b)});
         }
+        flowsToBegins(pairs);
         pairs = SlicePairs();
         for (uint32_t r = 0; r < t_.events.size(); ++r)
             if (t_.events.type[r] == track_event::kTypeInstant)
@@ -156,39 +176,29 @@ public:
         std::vector<int64_t>().swap(t_.stages.ts);
         std::vector<uint64_t>().swap(t_.stages.duration);
         keepEventRows(items);
-        std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-            return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
-        });
-
-        const LaunchFlows flows(t_.events);
-        ev_.reserve(items.size() + 2 * t_.events.links.size());
-        RowSources sources;
-        sources.of.reserve(ev_.length.capacity());
-        for (const Item& item : items) {
-            const auto kind = RowSource(item.source & 7);
-            const uint32_t i = uint32_t(item.source >> 3);
-            if (kind == RowSource::TrackEvent) {
-                addTrackEvent(i, item, sources);
-                if (t_.events.linkBegin[i] < t_.events.linkBegin[i + 1])
-                    addFlow('s', t_.events.links[t_.events.linkBegin[i]], item.ts, sources);
-            } else if (kind == RowSource::RenderStage) {
-                addStage(i, item, sources);
-                if (const std::optional<uint64_t> id = flows.of(t_.stages.eventId[i]))
-                    addFlow('f', *id, item.ts, sources);
-                else if (kineto::isGpuKernel(ev_.catOf(ev_.size() - 1)))
-                    ++unlinkedKernels_;
-            } else if (kind == RowSource::GpuCounter) {
-                addGpuCounter(i, sources);
-            } else {
-                addTrackCounter(i, item.ts, sources);
-            }
-        }
+        sortItems(items);
+        internSources();
+        const std::vector<FlowAfter> flows = flowRows(items);
+        fillRows(items, flows);
         nameTracks();
         noteWhatWasSkipped(noSlices);
-        return sources;
+        return std::move(sources_);
     }
 
 private:
+    // Splits the work of f(0) and f(1) between this thread and another (one part when loading
+    // on one thread).
+    template <class F>
+    void inTwo(F&& f) {
+        if (options_.threads == 1) {
+            f(0), f(1);
+            return;
+        }
+        std::thread other([&] { f(1); });
+        f(0);
+        other.join();
+    }
+
     // Drops the TrackEvents no item comes from (slice ends), renumbering the items, counter
     // values and External ids that point at the others: about half the decoded rows, freed
     // before the event table grows, and not kept for the args.
@@ -209,25 +219,72 @@ private:
                 if (index[r] != UINT32_MAX) out.push_back(column[r]);
             column.swap(out);
         };
-        keep(te.offset), keep(te.length), keep(te.type), keep(te.track), keep(te.name);
-        keep(te.category), keep(te.generation), keep(te.annotated);
-        std::vector<uint32_t> linkBegin{0};
-        std::vector<uint64_t> links;
-        linkBegin.reserve(kept + 1);
-        for (uint32_t r = 0; r < index.size(); ++r) {
-            if (index[r] == UINT32_MAX) continue;
-            links.insert(links.end(), te.links.begin() + te.linkBegin[r],
-                         te.links.begin() + te.linkBegin[r + 1]);
-            linkBegin.push_back(uint32_t(links.size()));
+        inTwo([&](int part) {
+            if (part == 0) {
+                keep(te.offset), keep(te.type), keep(te.name), keep(te.category);
+                keep(te.generation);
+                return;
+            }
+            keep(te.length), keep(te.track), keep(te.annotated);
+            std::vector<uint32_t> linkBegin{0};
+            std::vector<uint64_t> links;
+            linkBegin.reserve(kept + 1);
+            for (uint32_t r = 0; r < index.size(); ++r) {
+                if (index[r] == UINT32_MAX) continue;
+                links.insert(links.end(), te.links.begin() + te.linkBegin[r],
+                             te.links.begin() + te.linkBegin[r + 1]);
+                linkBegin.push_back(uint32_t(links.size()));
+            }
+            te.linkBegin.swap(linkBegin);
+            te.links.swap(links);
+        });
+        for (auto* flows : {&te.flows, &te.terminatingFlows}) {
+            std::erase_if(*flows, [&](const auto& f) { return index[f.first] == UINT32_MAX; });
+            for (auto& [row, id] : *flows) row = index[row];
         }
-        te.linkBegin.swap(linkBegin);
-        te.links.swap(links);
         std::erase_if(te.externalIds, [&](const auto& e) { return index[e.first] == UINT32_MAX; });
         for (auto& [row, value] : te.externalIds) row = index[row];
         for (auto& [row, value] : te.counterValues) row = index[row];
         for (Item& item : items)
             if (RowSource(item.source & 7) == RowSource::TrackEvent)
                 item.source = RowSources::code(RowSource::TrackEvent, index[item.source >> 3]);
+    }
+
+    // The flow ids of a slice's end are its begin's (a slice is one event, as Perfetto links
+    // them); those of unpaired ends are dropped. Sorted by row, as the flows are read.
+    void flowsToBegins(const SlicePairs& pairs) {
+        TrackEvents& te = t_.events;
+        if (te.flows.empty() && te.terminatingFlows.empty()) return;
+        std::unordered_map<uint32_t, uint32_t> beginOf;
+        for (auto* flows : {&te.flows, &te.terminatingFlows})
+            for (const auto& [row, id] : *flows)
+                if (te.type[row] == track_event::kTypeSliceEnd) beginOf.emplace(row, UINT32_MAX);
+        for (size_t i = 0; i < pairs.end.size() && !beginOf.empty(); ++i)
+            if (auto it = beginOf.find(pairs.end[i]); it != beginOf.end())
+                it->second = pairs.begin[i];
+        for (auto* flows : {&te.flows, &te.terminatingFlows}) {
+            for (auto& [row, id] : *flows)
+                if (te.type[row] == track_event::kTypeSliceEnd) row = beginOf[row];
+            std::erase_if(*flows, [](const auto& f) { return f.first == UINT32_MAX; });
+            std::stable_sort(flows->begin(), flows->end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+        }
+    }
+
+    // Time order; ties: the longer first, so that a parent precedes its children. Each half on
+    // its own thread, then merged (stable: the first half's first among equals).
+    static bool before(const Item& a, const Item& b) {
+        return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
+    }
+    void sortItems(std::vector<Item>& items) {
+        const auto mid = items.begin() + std::ptrdiff_t(items.size() / 2);
+        inTwo([&](int part) {
+            if (part == 0)
+                std::stable_sort(items.begin(), mid, before);
+            else
+                std::stable_sort(mid, items.end(), before);
+        });
+        std::inplace_merge(items.begin(), mid, items.end(), before);
     }
 
     // The event table's id of a string of the decoded table, interned once rather than hashed
@@ -239,134 +296,267 @@ private:
         return e;
     }
 
-    // name and cat: ids in the event table's pool.
-    void push(char phase, uint32_t name, std::optional<uint32_t> cat, KeyId pid, KeyId tid,
-              int64_t ts, std::optional<int64_t> dur, bool args) {
-        ev_.begin.push_back(0);
-        ev_.length.push_back(0);
-        ev_.argsOffset.push_back(0);
-        ev_.argsLength.push_back(0);
-        ev_.name.push_back(name);
-        ev_.cat.push_back(cat.value_or(0));
-        ev_.phase.push_back(phase);
-        ev_.pid.push_back(pid);
-        ev_.tid.push_back(tid);
-        ev_.externalId.push_back(kNoKey);
-        const int64_t rel = ts - base_;
-        if (options_.nanoseconds) {
-            ev_.tsNs.push_back(rel);
-            ev_.durNs.push_back(dur.value_or(0));
+    // Everything a row takes from the pools, made before the rows are filled (on two threads,
+    // which then only read): the names and categories of the TrackEvents and render stages as
+    // event table ids (in place), their lanes and External ids, and the counters' names and keys.
+    // The decoded columns that held them are freed.
+    void internSources() {
+        TrackEvents& te = t_.events;
+        laneOf_.resize(te.size());
+        for (uint32_t r = 0; r < te.size(); ++r) {
+            te.name[r] = fromTable(te.name[r]);
+            if (te.category[r]) te.category[r] = fromTable(te.category[r]);
+            laneOf_[r] = trackLane(te.track[r]);
         }
-        ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
-        EventTable::Kinds k{};
-        k.event = ValueKind::Object;
-        k.name = ValueKind::String;
-        k.cat = cat ? ValueKind::String : ValueKind::Absent;
-        k.args = args ? ValueKind::Object : ValueKind::Absent;
-        k.callFrom = CallFrom::No;
-        k.ts = PyNum::Kind::Float;
-        k.dur = dur ? PyNum::Kind::Float : PyNum::Kind::Missing;
-        ev_.pushDur(k.dur, std::bit_cast<uint64_t>(double(dur.value_or(0)) / 1000.0));
-        k.flowId = FlowIdStatus::Missing;
-        ev_.kinds.push_back(k);
+        RenderStages& st = t_.stages;
+        for (uint32_t s = 0; s < st.name.size(); ++s) {  // (size() counts the freed times)
+            st.name[s] = fromTable(st.kernel[s] ? st.kernel[s] : st.name[s]);
+            st.queue[s] = stageLane(s);  // the queue's name id gives way to its lane
+        }
+        for (auto* column : {&st.kernel, &st.stage}) std::vector<uint32_t>().swap(*column);
+        for (auto* column : {&st.queueIid, &st.stageIid}) std::vector<uint64_t>().swap(*column);
+        std::vector<int32_t>().swap(st.gpu);
+        for (uint32_t i = 0; i < te.counterValues.size(); ++i) {
+            const uint32_t row = te.counterValues[i].first;
+            const Track* track = ids_.find(te.track[row]);
+            counterName_.push_back(track && track->name ? fromTable(track->name) : te.name[row]);
+        }
+        std::vector<uint64_t>().swap(te.track);
+        const CounterSamples& c = t_.counters;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            const std::string pid = "GPU " + std::to_string(c.gpu[i]) + " Counters";
+            const std::string name = c.name[i] ? std::string(t_.strings.at(c.name[i]))
+                                               : "counter " + std::to_string(c.counterId[i]);
+            gpuCounters_.push_back(
+                {{ev_.keys.stringKey(pid), ev_.keys.intKey(0)}, ev_.strings.intern(name)});
+        }
+        ac2g_ = ev_.strings.intern("ac2g");
+        if (!te.flows.empty() || !te.terminatingFlows.empty())
+            flowName_ = ev_.strings.intern("flow");
+        if (!te.externalIds.empty()) externalIdOf_.assign(te.size(), kNoKey);
+        for (const auto& [row, value] : te.externalIds) externalIdOf_[row] = ev_.keys.intKey(value);
+        te.externalIds = {};
     }
 
-    // The pid and tid keys of a track's rows, its threads noted for nameTracks on first use.
-    struct Lane {
-        KeyId pid, tid;
-    };
-    const Lane& trackLane(uint64_t uuid) {
-        if (lastTrack_ && lastTrackUuid_ == uuid) return *lastTrack_;
-        auto [it, added] = trackLanes_.try_emplace(uuid);
+    // The lane of a track's rows, its thread noted for nameTracks on first use.
+    uint32_t trackLane(uint64_t uuid) {
+        if (lastTrackLane_ != UINT32_MAX && lastTrackUuid_ == uuid) return lastTrackLane_;
+        auto [it, added] = trackLanes_.try_emplace(uuid, uint32_t(lanes_.size()));
         if (added) {
             const auto [pid, tid] = ids_.of(uuid);
             usedThreads_.emplace(pid, tid);
-            it->second = {ev_.keys.intKey(pid), ev_.keys.intKey(tid)};
+            lanes_.push_back({ev_.keys.intKey(pid), ev_.keys.intKey(tid)});
         }
         lastTrackUuid_ = uuid;
-        lastTrack_ = &it->second;
-        return it->second;
+        return lastTrackLane_ = it->second;
     }
 
-    void addTrackEvent(uint32_t i, const Item& item, RowSources& sources) {
-        const TrackEvents& te = t_.events;
-        const Lane& lane = trackLane(te.track[i]);
-        const bool annotated = te.annotated[i] != 0;
-        const bool slice = te.type[i] != track_event::kTypeInstant;
-        const std::optional<uint32_t> cat =
-            te.category[i] ? std::optional(fromTable(te.category[i])) : std::nullopt;
-        push(slice ? 'X' : 'i', fromTable(te.name[i]), cat, lane.pid, lane.tid, item.ts,
-             slice ? std::optional(item.dur) : std::nullopt, annotated);
-        const auto id = std::lower_bound(te.externalIds.begin(), te.externalIds.end(),
-                                         std::pair<uint32_t, int64_t>(i, INT64_MIN));
-        if (id != te.externalIds.end() && id->first == i)
-            ev_.externalId.back() = ev_.keys.intKey(id->second);
-        sources.push(annotated ? RowSource::TrackEvent : RowSource::None, i);
-    }
-
-    // The GPU, stream and category keys of a render stage, by (GPU, queue, stage): one entry per
-    // lane and stage kind; the lanes noted for nameTracks on first use.
-    struct StageKeys {
-        KeyId pid, tid;
-        uint32_t cat;
-    };
-    const StageKeys& stageKeys(uint32_t i) {
+    // The lane of a render stage, by (GPU, queue, stage): one per GPU stream and stage kind; the
+    // streams noted for nameTracks on first use.
+    uint32_t stageLane(uint32_t i) {
         const RenderStages& st = t_.stages;
         const auto key =
             std::make_tuple(st.gpu[i], st.queue[i], st.queueIid[i], st.stage[i], st.stageIid[i]);
-        if (lastStage_ && lastStageKey_ == key) return *lastStage_;
-        auto [it, added] = stageKeys_.try_emplace(key);
+        if (lastStageLane_ != UINT32_MAX && lastStageKey_ == key) return lastStageLane_;
+        auto [it, added] = stageLanes_.try_emplace(key, uint32_t(lanes_.size()));
         if (added) {
             const std::optional<int64_t> stream = streamOfQueue(t_.strings.at(st.queue[i]));
             const int64_t gpu = st.gpu[i], lane = stream.value_or(int64_t(st.queueIid[i]));
             gpuLanes_.emplace(gpu, lane);
-            it->second = {
-                ev_.keys.intKey(gpu), ev_.keys.intKey(lane),
-                ev_.strings.intern(stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i]))};
+            const uint32_t cat =
+                ev_.strings.intern(stageCategory(t_.strings.at(st.stage[i]), st.stageIid[i]));
+            lanes_.push_back({ev_.keys.intKey(gpu), ev_.keys.intKey(lane), cat,
+                              kineto::isGpuKernel(ev_.strings.at(cat))});
         }
         lastStageKey_ = key;
-        lastStage_ = &it->second;
-        return it->second;
+        return lastStageLane_ = it->second;
     }
 
-    void addStage(uint32_t i, const Item& item, RowSources& sources) {
+    // The flow rows, in item order. The ac2g ones: after a launch (its first linked event id) and
+    // after each GPU op a launch links to. Then the trace's own flows (flow_ids,
+    // terminating_flow_ids), as Perfetto's trace processor links them: an event carrying an id
+    // is linked from the last event (in time) that carried it, and a terminating id ends the
+    // chain; each link is an 's' after its first event and an 'f' after its second, with an id
+    // of its own above every ac2g id (the provenance processor pairs flow rows by id alone).
+    // Counts the kernels linked to nothing; frees the links.
+    std::vector<FlowAfter> flowRows(const std::vector<Item>& items) {
+        const TrackEvents& te = t_.events;
+        const LaunchFlows flows(te);
+        uint64_t nextId = 1;
+        for (const uint64_t id : te.links) nextId = std::max(nextId, id + 1);
+        std::vector<FlowAfter> out;
+        std::unordered_map<uint64_t, uint32_t> open;  // a flow id's last item
+        auto link = [&](uint32_t from, uint32_t to) {
+            out.push_back({from, nextId, 's', false});
+            out.push_back({to, nextId++, 'f', false});
+        };
+        auto ownFlows = [&](uint32_t k, uint32_t row) {
+            using Entry = std::pair<uint32_t, uint64_t>;
+            auto of = [&](const std::vector<Entry>& entries) {
+                auto begin = std::lower_bound(entries.begin(), entries.end(), Entry(row, 0));
+                auto end = std::lower_bound(begin, entries.end(), Entry(row + 1, 0));
+                return std::span<const Entry>(begin, end);
+            };
+            for (const auto& [r, id] : of(te.flows)) {
+                auto [it, added] = open.try_emplace(id, k);
+                if (!added && it->second != k) link(it->second, k);
+                it->second = k;
+            }
+            for (const auto& [r, id] : of(te.terminatingFlows))
+                if (auto it = open.find(id); it != open.end()) {
+                    if (it->second != k) link(it->second, k);
+                    open.erase(it);
+                }
+        };
+        const bool own = !te.flows.empty() || !te.terminatingFlows.empty();
+        for (uint32_t k = 0; k < items.size(); ++k) {
+            const auto kind = RowSource(items[k].source & 7);
+            const uint32_t i = uint32_t(items[k].source >> 3);
+            if (kind == RowSource::TrackEvent) {
+                if (te.linkBegin[i] < te.linkBegin[i + 1])
+                    out.push_back({k, te.links[te.linkBegin[i]], 's', true});
+                if (own) ownFlows(k, i);
+            } else if (kind == RowSource::RenderStage) {
+                if (const std::optional<uint64_t> id = flows.of(t_.stages.eventId[i]))
+                    out.push_back({k, *id, 'f', true});
+                else if (lanes_[t_.stages.queue[i]].kernels)
+                    ++unlinkedKernels_;
+            }
+        }
+        // An 's' comes after its item's ac2g row, which was pushed first.
+        if (own)
+            std::stable_sort(out.begin(), out.end(), [](const FlowAfter& a, const FlowAfter& b) {
+                return a.item < b.item;
+            });
+        std::vector<uint32_t>().swap(t_.events.linkBegin);
+        std::vector<uint64_t>().swap(t_.events.links);
+        std::vector<uint64_t>().swap(t_.stages.eventId);
+        t_.events.flows = {}, t_.events.terminatingFlows = {};
+        return out;
+    }
+
+    // The event table's rows: each item, then its flow row if it has one. The columns are filled
+    // on two threads, each its own; the decoded columns they read are freed after.
+    void fillRows(const std::vector<Item>& items, const std::vector<FlowAfter>& flows) {
+        const uint32_t rows = uint32_t(items.size() + flows.size());
+        const TrackEvents& te = t_.events;
         const RenderStages& st = t_.stages;
-        const StageKeys& keys = stageKeys(i);
-        const uint32_t name = st.kernel[i] ? st.kernel[i] : st.name[i];
-        push('X', fromTable(name), keys.cat, keys.pid, keys.tid, item.ts, item.dur, true);
-        sources.push(RowSource::RenderStage, i);
+        // Calls f(row, item, flow) for each row, flow the flow row's entry or null.
+        auto eachRow = [&](auto&& f) {
+            size_t next = 0;
+            uint32_t row = 0;
+            for (uint32_t k = 0; k < items.size(); ++k) {
+                f(row++, items[k], nullptr);
+                while (next < flows.size() && flows[next].item == k)
+                    f(row++, items[k], &flows[next++]);
+            }
+        };
+        auto laneOf = [&](const Item& item) -> const Lane& {
+            const uint32_t i = uint32_t(item.source >> 3);
+            switch (RowSource(item.source & 7)) {
+                case RowSource::TrackEvent:
+                    return lanes_[laneOf_[i]];
+                case RowSource::RenderStage:
+                    return lanes_[st.queue[i]];
+                case RowSource::TrackCounter:
+                    return lanes_[laneOf_[te.counterValues[i].first]];
+                default:
+                    return gpuCounters_[i].lane;
+            }
+        };
+        inTwo([&](int part) {
+            if (part == 0) {
+                ev_.name.reserve(rows), ev_.cat.reserve(rows), ev_.phase.reserve(rows);
+                ev_.kinds.reserve(rows), ev_.externalId.reserve(rows);
+                sources_.of.reserve(rows);
+                ev_.flowIds.reserve(flows.size());
+                eachRow([&](uint32_t row, const Item& item, const FlowAfter* flow) {
+                    nameRow(row, item, flow);
+                });
+                return;
+            }
+            ev_.pid.reserve(rows), ev_.tid.reserve(rows), ev_.tsBits.reserve(rows);
+            ev_.durCodes.reserve(rows);
+            if (options_.nanoseconds) ev_.tsNs.reserve(rows), ev_.durNs.reserve(rows);
+            eachRow([&](uint32_t, const Item& item, const FlowAfter* flow) {
+                const Lane& lane = laneOf(item);
+                ev_.pid.push_back(lane.pid);
+                ev_.tid.push_back(lane.tid);
+                const bool sliced = !flow && hasDur(item);
+                const int64_t rel = item.ts - base_;
+                if (options_.nanoseconds) {
+                    ev_.tsNs.push_back(rel);
+                    ev_.durNs.push_back(sliced ? item.dur : 0);
+                }
+                ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
+                ev_.pushDur(sliced ? PyNum::Kind::Float : PyNum::Kind::Missing,
+                            std::bit_cast<uint64_t>(double(sliced ? item.dur : 0) / 1000.0));
+            });
+        });
+        laneOf_ = {}, externalIdOf_ = {};
+        for (auto* column : {&t_.events.name, &t_.events.category})
+            std::vector<uint32_t>().swap(*column);
+        for (auto* column : {&t_.events.type, &t_.events.annotated})
+            std::vector<uint8_t>().swap(*column);
+        for (auto* column : {&t_.stages.name, &t_.stages.queue})
+            std::vector<uint32_t>().swap(*column);
     }
 
-    // An ac2g flow end on the row just pushed (a launch, or a render stage), id its event id.
-    void addFlow(char phase, uint64_t eventId, int64_t ts, RowSources& sources) {
-        const KeyId pid = ev_.pid.back(), tid = ev_.tid.back();
-        const uint32_t ac2g = ev_.strings.intern("ac2g");
-        push(phase, ac2g, ac2g, pid, tid, ts, std::nullopt, false);
-        const uint32_t row = ev_.size() - 1;
-        ev_.kinds[row].flowId = FlowIdStatus::Ok;
-        ev_.flowIds.push(row, int64_t(eventId));
-        sources.push(RowSource::None, 0);
+    // Whether an item is a slice (with a dur): TrackEvent slices and render stages.
+    bool hasDur(const Item& item) const {
+        const auto kind = RowSource(item.source & 7);
+        return kind == RowSource::RenderStage ||
+               (kind == RowSource::TrackEvent &&
+                t_.events.type[item.source >> 3] != track_event::kTypeInstant);
     }
 
-    void addGpuCounter(uint32_t i, RowSources& sources) {
-        const CounterSamples& c = t_.counters;
-        const std::string pid = "GPU " + std::to_string(c.gpu[i]) + " Counters";
-        const std::string name = c.name[i] ? std::string(t_.strings.at(c.name[i]))
-                                           : "counter " + std::to_string(c.counterId[i]);
-        push('C', ev_.strings.intern(name), std::nullopt, ev_.keys.stringKey(pid),
-             ev_.keys.intKey(0), c.ts[i], std::nullopt, true);
-        sources.push(RowSource::GpuCounter, i);
-    }
-
-    void addTrackCounter(uint32_t i, int64_t ts, RowSources& sources) {
-        const uint32_t row = t_.events.counterValues[i].first;
-        const Track* track = ids_.find(t_.events.track[row]);
-        const auto [pid, tid] = ids_.of(t_.events.track[row]);
-        const std::string_view name =
-            track && track->name ? t_.strings.at(track->name) : t_.strings.at(t_.events.name[row]);
-        push('C', ev_.strings.intern(name), std::nullopt, ev_.keys.intKey(pid),
-             ev_.keys.intKey(tid), ts, std::nullopt, true);
-        sources.push(RowSource::TrackCounter, i);
+    // A row's name, category, phase, kinds, External id and source.
+    void nameRow(uint32_t row, const Item& item, const FlowAfter* flow) {
+        const TrackEvents& te = t_.events;
+        const auto kind = RowSource(item.source & 7);
+        const uint32_t i = uint32_t(item.source >> 3);
+        EventTable::Kinds k{};
+        k.event = ValueKind::Object;
+        k.name = ValueKind::String;
+        k.callFrom = CallFrom::No;
+        k.ts = PyNum::Kind::Float;
+        k.dur = !flow && hasDur(item) ? PyNum::Kind::Float : PyNum::Kind::Missing;
+        k.flowId = FlowIdStatus::Missing;
+        uint32_t name = 0, cat = 0;
+        char phase = 'X';
+        bool args = true;
+        KeyId externalId = kNoKey;
+        RowSource source = kind;
+        if (flow) {
+            name = cat = flow->launch ? ac2g_ : flowName_;
+            phase = flow->phase;
+            args = false;
+            source = RowSource::None;
+            k.flowId = FlowIdStatus::Ok;
+            ev_.flowIds.push(row, int64_t(flow->id));
+        } else if (kind == RowSource::TrackEvent) {
+            name = te.name[i];
+            cat = te.category[i];
+            if (te.type[i] == track_event::kTypeInstant) phase = 'i';
+            args = te.annotated[i] != 0;
+            if (!args) source = RowSource::None;
+            if (!externalIdOf_.empty()) externalId = externalIdOf_[i];
+        } else if (kind == RowSource::RenderStage) {
+            name = t_.stages.name[i];
+            cat = lanes_[t_.stages.queue[i]].cat;
+        } else {
+            name = kind == RowSource::GpuCounter ? gpuCounters_[i].name : counterName_[i];
+            phase = 'C';
+        }
+        const bool hasCat = cat != 0 || kind == RowSource::RenderStage || flow;
+        k.cat = hasCat ? ValueKind::String : ValueKind::Absent;
+        k.args = args ? ValueKind::Object : ValueKind::Absent;
+        ev_.name.push_back(name);
+        ev_.cat.push_back(cat);
+        ev_.phase.push_back(phase);
+        ev_.kinds.push_back(k);
+        ev_.externalId.push_back(externalId);
+        sources_.push(source, i);
     }
 
     // Process and thread names from the descriptors; GPUs named as Kineto names them ("GPU 0",
@@ -450,15 +640,26 @@ private:
     TrackIds ids_;
     const LoadOptions& options_;
     int64_t base_ = 0;
+    RowSources sources_;
     std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
     std::vector<uint32_t> poolIds_;  // by decoded-table string id: fromTable's cache
-    std::unordered_map<uint64_t, Lane> trackLanes_;  // by track uuid
-    const Lane* lastTrack_ = nullptr;
+    std::vector<Lane> lanes_;
+    std::vector<uint32_t> laneOf_;                       // by TrackEvent row
+    std::vector<KeyId> externalIdOf_;                    // by TrackEvent row; empty: none
+    std::unordered_map<uint64_t, uint32_t> trackLanes_;  // lane by track uuid
     uint64_t lastTrackUuid_ = 0;
+    uint32_t lastTrackLane_ = UINT32_MAX;
     using StageKey = std::tuple<int32_t, uint32_t, uint64_t, uint32_t, uint64_t>;
-    std::map<StageKey, StageKeys> stageKeys_;
-    const StageKeys* lastStage_ = nullptr;
+    std::map<StageKey, uint32_t> stageLanes_;
     StageKey lastStageKey_;
+    uint32_t lastStageLane_ = UINT32_MAX;
+    std::vector<uint32_t> counterName_;  // by TrackEvent counter value
+    struct GpuCounter {
+        Lane lane;
+        uint32_t name;
+    };
+    std::vector<GpuCounter> gpuCounters_;  // by GPU counter sample
+    uint32_t ac2g_ = 0, flowName_ = 0;     // the names and categories of flow rows
     uint64_t unlinkedKernels_ = 0;
 };
 

@@ -14,6 +14,7 @@
 #include "annotate/provenance.h"
 #include "base/errors.h"
 #include "cuspy_pftrace_writer.h"
+#include "import/perfetto/proto_fields.h"
 #include "import/trace_formats.h"
 #include "model/event_args.h"
 #include "model/kineto.h"
@@ -77,6 +78,27 @@ std::string threadTrace(const std::vector<std::tuple<const char*, double, double
         first = false;
     }
     return text + "]}";
+}
+
+// Protobuf by hand, for the generic TrackEvent layout (field numbers: proto_fields.h).
+std::string varint(uint64_t v) {
+    std::string out;
+    for (; v >= 0x80; v >>= 7) out += char(0x80 | (v & 0x7F));
+    return out + char(v);
+}
+std::string field(uint32_t number, uint64_t v) {
+    return varint(uint64_t(number) << 3) + varint(v);
+}
+std::string field(uint32_t number, const std::string& bytes) {
+    return varint(uint64_t(number) << 3 | 2) + varint(bytes.size()) + bytes;
+}
+std::string fixed64(uint32_t number, uint64_t v) {
+    std::string out = varint(uint64_t(number) << 3 | 1);
+    for (int i = 0; i < 8; ++i) out += char((v >> (8 * i)) & 0xFF);
+    return out;
+}
+std::string packetOf(const std::string& body) {
+    return field(1, body);
 }
 
 }  // namespace
@@ -298,6 +320,54 @@ private slots:
     }
 
     // The table recognises protobuf by its bytes; JSON still goes to the Kineto reader.
+    // The generic layout's flows (flow_ids, terminating_flow_ids) become 's'/'f' rows of
+    // category "flow": an event carrying an id is linked from the last one that carried it, a
+    // terminating id ends the chain (a later event with that id starts a new one), an id on a
+    // slice's end is its slice's, and each link has an id of its own.
+    void genericFlowsBecomeFlowRows() {
+        namespace te = pftrace::track_event;
+        std::string bytes = packetOf(field(10, 1) + field(13, 1) +
+                                     field(60, field(1, 1) + field(4, field(1, 5) + field(2, 6))));
+        auto event = [&](uint64_t ts, uint32_t type, const std::string& name,
+                         const std::string& more) {
+            const std::string body = field(te::kType, type) + field(te::kTrackUuid, 1) +
+                                     (name.empty() ? "" : field(te::kName, name)) + more;
+            bytes += packetOf(field(8, ts) + field(10, 1) + field(11, body));
+        };
+        auto slice = [&](uint64_t ts, const std::string& name, const std::string& onBegin,
+                         const std::string& onEnd = "") {
+            event(ts, te::kTypeSliceBegin, name, onBegin);
+            event(ts + 10, te::kTypeSliceEnd, "", onEnd);
+        };
+        slice(1000, "A", fixed64(te::kFlowIds, 7));
+        slice(1020, "B", fixed64(te::kFlowIds, 7));
+        slice(1040, "C", fixed64(te::kTerminatingFlowIds, 7));
+        slice(1060, "D", fixed64(te::kFlowIds, 7));
+        slice(1080, "E", "", fixed64(te::kFlowIds, 9));
+        slice(1100, "F", fixed64(te::kTerminatingFlowIds, 9));
+        const Trace t = readBytes(bytes);
+        const EventTable& e = t.events;
+        std::map<int64_t, std::pair<std::string, std::string>> links;  // id -> (from, to)
+        std::set<int64_t> ids;
+        size_t at = 0, flowRows = 0;
+        std::string last;
+        for (uint32_t r = 0; r < e.size(); ++r) {
+            if (e.catOf(r) != "flow") {
+                last = std::string(e.nameOf(r));
+                continue;
+            }
+            ++flowRows;
+            QCOMPARE(e.kinds[r].flowId, FlowIdStatus::Ok);
+            const int64_t id = e.flowIds.at(r, 0, at);
+            (e.phase[r] == 's' ? links[id].first : links[id].second) = last;
+        }
+        QCOMPARE(flowRows, size_t(6));
+        std::set<std::pair<std::string, std::string>> linked;
+        for (const auto& [id, link] : links) linked.insert(link);
+        QCOMPARE(linked, (std::set<std::pair<std::string, std::string>>{
+                             {"A", "B"}, {"B", "C"}, {"E", "F"}}));
+    }
+
     void formatTableSniffs() {
         const std::string bytes = pftraceOf(test::traceFrom(threadTrace({{"A", 0, 10}})));
         QCOMPARE(formatFor(TraceBytes::fromString(bytes)).id, std::string_view("perfetto"));
