@@ -1,6 +1,7 @@
 #include "io/memory_budget.h"
 
 #include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -67,6 +68,13 @@ void returnFreedBlocksPromptly() {
 
 void returnFreedPages() {
     ::malloc_trim(0);
+}
+
+void releasePagesOf(const void* data, std::size_t bytes) {
+    const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto begin = (uintptr_t(data) + page - 1) / page * page;
+    const auto end = (uintptr_t(data) + bytes) / page * page;
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 }  // namespace stackline

@@ -3,6 +3,7 @@
 // that freed tables go back to the system at once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -22,5 +23,10 @@ void returnFreedBlocksPromptly();
 // small blocks stays in their arenas otherwise. After a phase of many threads' small blocks
 // (the loader's chunk tables: 4 bytes an event on a 1 GB trace), before the phases that peak.
 void returnFreedPages();
+
+// Gives the whole pages inside [data, data + bytes) back to the system (MADV_DONTNEED): for a
+// table read once in order and freed after, the part already read, so that it does not add to
+// the peak of what is built from it. Its bytes read as zeros after.
+void releasePagesOf(const void* data, std::size_t bytes);
 
 }  // namespace stackline

@@ -11,10 +11,12 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "base/errors.h"
 #include "import/perfetto/pftrace_args_reader.h"
 #include "import/perfetto/pftrace_decoder.h"
 #include "import/perfetto/proto_fields.h"
 #include "import/perfetto/slice_pairing.h"
+#include "io/memory_budget.h"
 #include "model/kineto.h"
 
 namespace stackline {
@@ -114,7 +116,7 @@ private:
 struct Item {
     int64_t ts;
     int64_t dur;
-    uint64_t source;  // RowSources::code
+    uint32_t source;  // RowSources::code
 };
 
 // The pid and tid keys of a lane (a track's rows, or a GPU stream's of one stage kind) and, for a
@@ -128,8 +130,8 @@ struct Lane {
 // What comes after an item in the event table: a flow row ('s' or 'f') with this id, of a launch
 // link (ac2g, right after the item, where provenance binds it) or of the trace's own flow_ids.
 struct FlowAfter {
-    uint32_t item;
     uint64_t id;
+    uint32_t item;
     char phase;
     bool launch;
 };
@@ -148,6 +150,12 @@ public:
         else if (clock.hasBoottime)
             trace_.metadata.baseTimeNs = int64_t(clock.boottime);
 
+        for (const uint64_t rows :
+             {uint64_t(t_.events.size()), uint64_t(t_.stages.size()), uint64_t(t_.counters.size())})
+            if (rows > RowSources::kMaxIndex)
+                throw InputError(t_.name + ": more than " + std::to_string(RowSources::kMaxIndex) +
+                                 " TrackEvents, render stages or counter samples: more than "
+                                 "Stackline reads from one trace");
         SlicePairs pairs = pairSlices(t_.events);
         const bool noSlices = pairs.begin.empty();
         std::vector<Item> items;
@@ -322,6 +330,8 @@ private:
             counterName_.push_back(track && track->name ? fromTable(track->name) : te.name[row]);
         }
         std::vector<uint64_t>().swap(te.track);
+        if (t_.generations.size() <= 1)  // one generation: the args need no column of it
+            te.generation = {}, st.generation = {};
         const CounterSamples& c = t_.counters;
         for (uint32_t i = 0; i < c.size(); ++i) {
             const std::string pid = "GPU " + std::to_string(c.gpu[i]) + " Counters";
@@ -387,8 +397,8 @@ private:
         std::vector<FlowAfter> out;
         std::unordered_map<uint64_t, uint32_t> open;  // a flow id's last item
         auto link = [&](uint32_t from, uint32_t to) {
-            out.push_back({from, nextId, 's', false});
-            out.push_back({to, nextId++, 'f', false});
+            out.push_back({nextId, from, 's', false});
+            out.push_back({nextId++, to, 'f', false});
         };
         auto ownFlows = [&](uint32_t k, uint32_t row) {
             using Entry = std::pair<uint32_t, uint64_t>;
@@ -414,11 +424,11 @@ private:
             const uint32_t i = uint32_t(items[k].source >> 3);
             if (kind == RowSource::TrackEvent) {
                 if (te.linkBegin[i] < te.linkBegin[i + 1])
-                    out.push_back({k, te.links[te.linkBegin[i]], 's', true});
+                    out.push_back({te.links[te.linkBegin[i]], k, 's', true});
                 if (own) ownFlows(k, i);
             } else if (kind == RowSource::RenderStage) {
                 if (const std::optional<uint64_t> id = flows.of(t_.stages.eventId[i]))
-                    out.push_back({k, *id, 'f', true});
+                    out.push_back({*id, k, 'f', true});
                 else if (lanes_[t_.stages.queue[i]].kernels)
                     ++unlinkedKernels_;
             }
@@ -441,11 +451,10 @@ private:
         const uint32_t rows = uint32_t(items.size() + flows.size());
         const TrackEvents& te = t_.events;
         const RenderStages& st = t_.stages;
-        // Calls f(row, item, flow) for each row, flow the flow row's entry or null.
-        auto eachRow = [&](auto&& f) {
-            size_t next = 0;
-            uint32_t row = 0;
-            for (uint32_t k = 0; k < items.size(); ++k) {
+        // Calls f(row, item, flow) for each row of the items [from, to), flow the flow row's
+        // entry or null; row and next: the first row and flow entry of item from.
+        auto eachRow = [&](uint32_t from, uint32_t to, uint32_t row, size_t next, auto&& f) {
+            for (uint32_t k = from; k < to; ++k) {
                 f(row++, items[k], nullptr);
                 while (next < flows.size() && flows[next].item == k)
                     f(row++, items[k], &flows[next++]);
@@ -464,35 +473,49 @@ private:
                     return gpuCounters_[i].lane;
             }
         };
-        inTwo([&](int part) {
-            if (part == 0) {
-                ev_.name.reserve(rows), ev_.cat.reserve(rows), ev_.phase.reserve(rows);
-                ev_.kinds.reserve(rows), ev_.externalId.reserve(rows);
-                sources_.of.reserve(rows);
-                ev_.flowIds.reserve(flows.size());
-                eachRow([&](uint32_t row, const Item& item, const FlowAfter* flow) {
-                    nameRow(row, item, flow);
-                });
-                return;
-            }
-            ev_.pid.reserve(rows), ev_.tid.reserve(rows), ev_.tsBits.reserve(rows);
-            ev_.durCodes.reserve(rows);
-            if (options_.nanoseconds) ev_.tsNs.reserve(rows), ev_.durNs.reserve(rows);
-            eachRow([&](uint32_t, const Item& item, const FlowAfter* flow) {
-                const Lane& lane = laneOf(item);
-                ev_.pid.push_back(lane.pid);
-                ev_.tid.push_back(lane.tid);
-                const bool sliced = !flow && hasDur(item);
-                const int64_t rel = item.ts - base_;
-                if (options_.nanoseconds) {
-                    ev_.tsNs.push_back(rel);
-                    ev_.durNs.push_back(sliced ? item.dur : 0);
-                }
-                ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
-                ev_.pushDur(sliced ? PyNum::Kind::Float : PyNum::Kind::Missing,
-                            std::bit_cast<uint64_t>(double(sliced ? item.dur : 0) / 1000.0));
+        ev_.name.reserve(rows), ev_.cat.reserve(rows), ev_.phase.reserve(rows);
+        ev_.kinds.reserve(rows), ev_.externalId.reserve(rows);
+        sources_.of.reserve(rows);
+        ev_.flowIds.reserve(flows.size());
+        ev_.pid.reserve(rows), ev_.tid.reserve(rows), ev_.tsBits.reserve(rows);
+        ev_.durCodes.reserve(rows);
+        if (options_.nanoseconds) ev_.tsNs.reserve(rows), ev_.durNs.reserve(rows);
+        // In blocks of items, whose pages (and their flow entries') are given back once both
+        // threads are past them: the items are read once, and the table grows meanwhile.
+        constexpr uint32_t kBlock = 1 << 18;
+        uint32_t row = 0;
+        size_t next = 0;
+        for (uint32_t from = 0; from < items.size(); from += kBlock) {
+            const uint32_t to = std::min<uint32_t>(uint32_t(items.size()), from + kBlock);
+            inTwo([&](int part) {
+                if (part == 0)
+                    return eachRow(from, to, row, next,
+                                   [&](uint32_t r, const Item& item, const FlowAfter* flow) {
+                                       nameRow(r, item, flow);
+                                   });
+                eachRow(from, to, row, next,
+                        [&](uint32_t, const Item& item, const FlowAfter* flow) {
+                            const Lane& lane = laneOf(item);
+                            ev_.pid.push_back(lane.pid);
+                            ev_.tid.push_back(lane.tid);
+                            const bool sliced = !flow && hasDur(item);
+                            const int64_t rel = item.ts - base_;
+                            if (options_.nanoseconds) {
+                                ev_.tsNs.push_back(rel);
+                                ev_.durNs.push_back(sliced ? item.dur : 0);
+                            }
+                            ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
+                            ev_.pushDur(
+                                sliced ? PyNum::Kind::Float : PyNum::Kind::Missing,
+                                std::bit_cast<uint64_t>(double(sliced ? item.dur : 0) / 1000.0));
+                        });
             });
-        });
+            const size_t flowsFrom = next;
+            while (next < flows.size() && flows[next].item < to) ++next;
+            row = uint32_t(to + next);
+            releasePagesOf(items.data() + from, (to - from) * sizeof(Item));
+            releasePagesOf(flows.data() + flowsFrom, (next - flowsFrom) * sizeof(FlowAfter));
+        }
         laneOf_ = {}, externalIdOf_ = {};
         for (auto* column : {&t_.events.name, &t_.events.category})
             std::vector<uint32_t>().swap(*column);
