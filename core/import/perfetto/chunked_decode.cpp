@@ -82,6 +82,48 @@ size_t append(std::vector<T>& all, std::vector<T>& part) {
     return from;
 }
 
+// Room in all's columns (the first range's) for the rows of every range: each grows once, by
+// the sizes the ranges found.
+void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
+    auto reserve = [&](auto member) {
+        size_t total = 0;
+        for (const PftraceTable& t : tables) total += (t.*member).size();
+        (all.*member).reserve(total);
+    };
+    auto reserveEvents = [&](auto column) {
+        size_t total = 0;
+        for (const PftraceTable& t : tables) total += (t.events.*column).size();
+        (all.events.*column).reserve(total);
+    };
+    auto reserveStages = [&](auto column) {
+        size_t total = 0;
+        for (const PftraceTable& t : tables) total += (t.stages.*column).size();
+        (all.stages.*column).reserve(total);
+    };
+    auto reserveCounters = [&](auto column) {
+        size_t total = 0;
+        for (const PftraceTable& t : tables) total += (t.counters.*column).size();
+        (all.counters.*column).reserve(total);
+    };
+    using E = TrackEvents;
+    using S = RenderStages;
+    using C = CounterSamples;
+    reserve(&PftraceTable::tracks);
+    reserveEvents(&E::offset), reserveEvents(&E::length), reserveEvents(&E::ts);
+    reserveEvents(&E::type), reserveEvents(&E::track), reserveEvents(&E::name);
+    reserveEvents(&E::category), reserveEvents(&E::generation), reserveEvents(&E::annotated);
+    reserveEvents(&E::externalIds), reserveEvents(&E::linkBegin), reserveEvents(&E::links);
+    reserveEvents(&E::flows), reserveEvents(&E::terminatingFlows);
+    reserveEvents(&E::counterValues);
+    reserveStages(&S::offset), reserveStages(&S::length), reserveStages(&S::ts);
+    reserveStages(&S::duration), reserveStages(&S::eventId), reserveStages(&S::gpu);
+    reserveStages(&S::queueIid), reserveStages(&S::stageIid), reserveStages(&S::queue);
+    reserveStages(&S::stage), reserveStages(&S::name), reserveStages(&S::kernel);
+    reserveStages(&S::generation);
+    reserveCounters(&C::ts), reserveCounters(&C::gpu), reserveCounters(&C::counterId);
+    reserveCounters(&C::name), reserveCounters(&C::value);
+}
+
 // Appends the rows, tracks, counters and names of part (the table of the range after all's) to
 // all, with its string ids re-interned in all's pool and its rows renumbered.
 void appendTable(PftraceTable& all, PftraceTable& part) {
@@ -209,10 +251,6 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsi
                     decoder.replayState(bytes.substr(at, size), at);
             }
             const uint64_t begin = ranges[i].begin, limit = limitOf(i);
-            // Room for the rows of the whole stream in the first range's columns: the others
-            // are appended to them.
-            const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-            if (i == 0) decoder.reserve(PacketDecoder<WireReader>::estimatePackets(p, n));
             if (begin < n && begin < limit)
                 decoder.decodeStream(bytes.substr(begin), begin,
                                      limit == UINT64_MAX ? UINT64_MAX : limit - begin);
@@ -232,6 +270,7 @@ PftraceTable decodePftrace(std::string_view bytes, const std::string& name, unsi
     for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);
     PftraceTable all = std::move(tables[0]);
+    reserveForAll(all, tables);
     for (size_t i = 1; i < tables.size(); ++i) {
         appendTable(all, tables[i]);
         tables[i] = PftraceTable();
