@@ -3,7 +3,7 @@
 // order (so each event's "uid" is its place in traceEvents, as the reference writes it), then the
 // metadata events that name processes and threads. Times keep their instants: "ts" and "dur" are
 // the rows' microseconds since the trace's base, and "baseTimeNanoseconds" is that base
-// (docs/formats.md#chrome-json-export).
+// (README: "Annotated Chrome JSON from other formats").
 #pragma once
 
 #include <cstdint>
