@@ -115,6 +115,12 @@ void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     reserveEvents(&E::externalIds), reserveEvents(&E::linkBegin), reserveEvents(&E::links);
     reserveEvents(&E::flows), reserveEvents(&E::terminatingFlows);
     reserveEvents(&E::counterValues);
+    auto reserveEnds = [&](auto column) {
+        size_t total = 0;
+        for (const PftraceTable& t : tables) total += (t.events.ends.*column).size();
+        (all.events.ends.*column).reserve(total);
+    };
+    reserveEnds(&SliceEnds::ts), reserveEnds(&SliceEnds::track), reserveEnds(&SliceEnds::after);
     reserveStages(&S::offset), reserveStages(&S::length), reserveStages(&S::ts);
     reserveStages(&S::duration), reserveStages(&S::eventId), reserveStages(&S::gpu);
     reserveStages(&S::queueIid), reserveStages(&S::stageIid), reserveStages(&S::queue);
@@ -158,6 +164,10 @@ void appendTable(PftraceTable& all, PftraceTable& part) {
     append(ev.terminatingFlows, pe.terminatingFlows);
     for (auto& [row, value] : pe.counterValues) row += rowShift;
     append(ev.counterValues, pe.counterValues);
+    for (uint32_t& after : pe.ends.after) after += rowShift;
+    append(ev.ends.ts, pe.ends.ts);
+    append(ev.ends.track, pe.ends.track);
+    append(ev.ends.after, pe.ends.after);
 
     RenderStages& st = all.stages;
     RenderStages& ps = part.stages;

@@ -192,6 +192,7 @@ public:
         ev.annotated.reserve(packets);
         ev.linkBegin.reserve(packets + 1);
         ev.links.reserve(packets);
+        ev.ends.ts.reserve(packets), ev.ends.track.reserve(packets), ev.ends.after.reserve(packets);
         RenderStages& st = out_.stages;
         st.offset.reserve(packets), st.length.reserve(packets), st.ts.reserve(packets);
         st.duration.reserve(packets), st.eventId.reserve(packets), st.gpu.reserve(packets);

@@ -10,6 +10,8 @@ void PacketDecoder<Reader>::readTrackEvent(SequenceState& seq, std::string_view 
                                            int64_t ts) {
     TrackEvents& ev = out_.events;
     const uint32_t row = ev.size();
+    const size_t links = ev.links.size(), flows = ev.flows.size() + ev.terminatingFlows.size(),
+                 counters = ev.counterValues.size();
     uint8_t type = 0;
     uint64_t track = seq.defaultTrack;
     uint32_t name = 0, category = 0;
@@ -112,6 +114,14 @@ void PacketDecoder<Reader>::readTrackEvent(SequenceState& seq, std::string_view 
                 r.skip();
                 break;
         }
+    }
+    if (type == track_event::kTypeSliceEnd && !name && !haveCategory && !annotated &&
+        ev.links.size() == links && ev.flows.size() + ev.terminatingFlows.size() == flows &&
+        ev.counterValues.size() == counters) {
+        ev.ends.ts.push_back(ts);
+        ev.ends.track.push_back(track);
+        ev.ends.after.push_back(row);
+        return;
     }
     ev.offset.push_back(at);
     ev.length.push_back(uint32_t(bytes.size()));

@@ -150,8 +150,8 @@ public:
         else if (clock.hasBoottime)
             trace_.metadata.baseTimeNs = int64_t(clock.boottime);
 
-        for (const uint64_t rows :
-             {uint64_t(t_.events.size()), uint64_t(t_.stages.size()), uint64_t(t_.counters.size())})
+        for (const uint64_t rows : {uint64_t(t_.events.size()) + t_.events.ends.size(),
+                                    uint64_t(t_.stages.size()), uint64_t(t_.counters.size())})
             if (rows > RowSources::kMaxIndex)
                 throw InputError(t_.name + ": more than " + std::to_string(RowSources::kMaxIndex) +
                                  " TrackEvents, render stages or counter samples: more than "
@@ -162,7 +162,7 @@ public:
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             const uint32_t b = pairs.begin[i];
-            items.push_back({t_.events.ts[b], t_.events.ts[pairs.end[i]] - t_.events.ts[b],
+            items.push_back({t_.events.ts[b], endTs(t_.events, pairs.end[i]) - t_.events.ts[b],
                              RowSources::code(RowSource::TrackEvent, b)});
         }
         flowsToBegins(pairs);
@@ -181,6 +181,7 @@ public:
         // The items hold the times from here on: the TrackEvents' own go before the sort's
         // buffer and the event table grow, and so do the rows that make no event (slice ends).
         std::vector<int64_t>().swap(t_.events.ts);
+        t_.events.ends = {};
         std::vector<int64_t>().swap(t_.stages.ts);
         std::vector<uint64_t>().swap(t_.stages.duration);
         keepEventRows(items);
@@ -207,8 +208,8 @@ private:
         other.join();
     }
 
-    // Drops the TrackEvents no item comes from (slice ends), renumbering the items, counter
-    // values and External ids that point at the others: about half the decoded rows, freed
+    // Drops the TrackEvents no item comes from (slice ends that are rows), renumbering the items,
+    // counter values and External ids that point at the others: about half the decoded rows, freed
     // before the event table grows, and not kept for the args.
     void keepEventRows(std::vector<Item>& items) {
         TrackEvents& te = t_.events;
@@ -219,6 +220,7 @@ private:
         uint32_t kept = 0;
         for (uint32_t& i : index)
             if (i == 0) i = kept++;
+        if (kept == te.size()) return;  // the ends were bare (SliceEnds): no row to drop
         auto keep = [&](auto& column) {
             using Column = std::remove_reference_t<decltype(column)>;
             Column out;

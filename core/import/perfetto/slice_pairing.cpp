@@ -9,34 +9,64 @@ namespace stackline::pftrace {
 
 namespace {
 
+// The begins and ends of the TrackEvents in stream order, as codes (rows, and bare ends after
+// them: SlicePairs::end), with their type, track and time.
+class Sequence {
+public:
+    explicit Sequence(const TrackEvents& ev) : ev_(ev), rows_(ev.size()) {
+        const SliceEnds& ends = ev.ends;
+        codes.reserve(size_t(rows_) + ends.size());
+        uint32_t e = 0;
+        for (uint32_t r = 0; r <= rows_; ++r) {
+            for (; e < ends.size() && ends.after[e] == r; ++e) codes.push_back(rows_ + e);
+            if (r < rows_ && (ev.type[r] == track_event::kTypeSliceBegin ||
+                              ev.type[r] == track_event::kTypeSliceEnd))
+                codes.push_back(r);
+        }
+    }
+    uint8_t type(uint32_t c) const {
+        return c < rows_ ? ev_.type[c] : uint8_t(track_event::kTypeSliceEnd);
+    }
+    uint64_t track(uint32_t c) const {
+        return c < rows_ ? ev_.track[c] : ev_.ends.track[c - rows_];
+    }
+    int64_t ts(uint32_t c) const { return endTs(ev_, c); }
+    std::vector<uint32_t> codes;
+
+private:
+    const TrackEvents& ev_;
+    uint32_t rows_;
+};
+
 // Cuspy's layout: every run of begins is followed by a run of as many ends, the k-th end on the
 // k-th begin's track and not before it.
-bool hasGroupShape(const TrackEvents& ev, const std::vector<uint32_t>& rows) {
+bool hasGroupShape(const Sequence& seq) {
+    const std::vector<uint32_t>& rows = seq.codes;
     size_t i = 0;
     while (i < rows.size()) {
         size_t j = i;
-        while (j < rows.size() && ev.type[rows[j]] == track_event::kTypeSliceBegin) ++j;
+        while (j < rows.size() && seq.type(rows[j]) == track_event::kTypeSliceBegin) ++j;
         size_t k = j;
-        while (k < rows.size() && ev.type[rows[k]] == track_event::kTypeSliceEnd) ++k;
+        while (k < rows.size() && seq.type(rows[k]) == track_event::kTypeSliceEnd) ++k;
         if (j - i != k - j) return false;
         for (size_t m = 0; m < j - i; ++m) {
             const uint32_t b = rows[i + m], e = rows[j + m];
-            if (ev.track[b] != ev.track[e] || ev.ts[e] < ev.ts[b]) return false;
+            if (seq.track(b) != seq.track(e) || seq.ts(e) < seq.ts(b)) return false;
         }
         i = k;
     }
     return true;
 }
 
-// Whether some track's events go back in time in file order: writers that emit as they go never
-// do, so that time order and file order agree on every track.
-bool goesBackInTime(const TrackEvents& ev, const std::vector<uint32_t>& rows) {
+// Whether some track's events go back in time in stream order: writers that emit as they go
+// never do, so that time order and stream order agree on every track.
+bool goesBackInTime(const Sequence& seq) {
     std::unordered_map<uint64_t, int64_t> last;
-    for (const uint32_t r : rows) {
-        auto [it, inserted] = last.emplace(ev.track[r], ev.ts[r]);
+    for (const uint32_t r : seq.codes) {
+        auto [it, inserted] = last.emplace(seq.track(r), seq.ts(r));
         if (!inserted) {
-            if (ev.ts[r] < it->second) return true;
-            it->second = ev.ts[r];
+            if (seq.ts(r) < it->second) return true;
+            it->second = seq.ts(r);
         }
     }
     return false;
@@ -45,28 +75,26 @@ bool goesBackInTime(const TrackEvents& ev, const std::vector<uint32_t>& rows) {
 }  // namespace
 
 SlicePairs pairSlices(const TrackEvents& ev) {
-    std::vector<uint32_t> rows;
-    for (uint32_t r = 0; r < ev.size(); ++r)
-        if (ev.type[r] == track_event::kTypeSliceBegin || ev.type[r] == track_event::kTypeSliceEnd)
-            rows.push_back(r);
+    Sequence seq(ev);
+    std::vector<uint32_t>& rows = seq.codes;
     SlicePairs out;
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    if (goesBackInTime(ev, rows) && hasGroupShape(ev, rows)) {
+    if (goesBackInTime(seq) && hasGroupShape(seq)) {
         size_t i = 0;
         while (i < rows.size()) {
             size_t j = i;
-            while (j < rows.size() && ev.type[rows[j]] == track_event::kTypeSliceBegin) ++j;
+            while (j < rows.size() && seq.type(rows[j]) == track_event::kTypeSliceBegin) ++j;
             for (size_t m = 0; m < j - i; ++m) pairs.emplace_back(rows[i + m], rows[j + m]);
             i = j + (j - i);
         }
         out.groupedPairs = pairs.size();
     } else {
         std::stable_sort(rows.begin(), rows.end(),
-                         [&](uint32_t a, uint32_t b) { return ev.ts[a] < ev.ts[b]; });
+                         [&](uint32_t a, uint32_t b) { return seq.ts(a) < seq.ts(b); });
         std::unordered_map<uint64_t, std::vector<uint32_t>> open;
         for (const uint32_t r : rows) {
-            std::vector<uint32_t>& stack = open[ev.track[r]];
-            if (ev.type[r] == track_event::kTypeSliceBegin) {
+            std::vector<uint32_t>& stack = open[seq.track(r)];
+            if (seq.type(r) == track_event::kTypeSliceBegin) {
                 stack.push_back(r);
             } else if (stack.empty()) {
                 out.unmatchedEnds.push_back(r);

@@ -16,13 +16,20 @@
 
 namespace stackline::pftrace {
 
+// A slice's end is a TrackEvent row, or a bare end (SliceEnds) i as code rows + i.
 struct SlicePairs {
-    std::vector<uint32_t> begin, end;  // TrackEvent rows, one pair per slice, in begin order
-    uint64_t groupedPairs = 0;         // paired by Cuspy's group structure
-    uint64_t timedPairs = 0;           // paired by time on their track
-    std::vector<uint32_t> unmatchedEnds, unclosedBegins;
+    std::vector<uint32_t> begin;  // TrackEvent rows, one pair per slice, in begin order
+    std::vector<uint32_t> end;    // end codes
+    uint64_t groupedPairs = 0;    // paired by Cuspy's group structure
+    uint64_t timedPairs = 0;      // paired by time on their track
+    std::vector<uint32_t> unmatchedEnds, unclosedBegins;  // end codes, begin rows
 };
 
 SlicePairs pairSlices(const TrackEvents& events);
+
+// The time of an end code.
+inline int64_t endTs(const TrackEvents& events, uint32_t code) {
+    return code < events.size() ? events.ts[code] : events.ends.ts[code - events.size()];
+}
 
 }  // namespace stackline::pftrace

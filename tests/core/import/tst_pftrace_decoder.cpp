@@ -56,8 +56,10 @@ std::vector<uint32_t> rowsOf(const Trace& t, std::initializer_list<std::string_v
     return rows;
 }
 
+// TrackEvents of a type, the bare slice ends (not rows) counted as ends.
 uint32_t countType(const pftrace::TrackEvents& ev, uint8_t type) {
-    return uint32_t(std::count(ev.type.begin(), ev.type.end(), type));
+    const uint32_t bare = type == pftrace::track_event::kTypeSliceEnd ? ev.ends.size() : 0;
+    return uint32_t(std::count(ev.type.begin(), ev.type.end(), type)) + bare;
 }
 
 // The args as Cuspy writes them (cuspy_pftrace.cpp emitJsonValue): a null becomes the string
@@ -109,6 +111,8 @@ std::string described(const pftrace::PftraceTable& t) {
     for (const auto* flows : {&e.flows, &e.terminatingFlows})
         for (const auto& [row, id] : *flows) add(row), add(id);
     for (const auto& [row, v] : e.counterValues) add(row), add(v);
+    for (uint32_t i = 0; i < e.ends.size(); ++i)
+        add(e.ends.ts[i]), add(e.ends.track[i]), add(e.ends.after[i]);
     const pftrace::RenderStages& s = t.stages;
     for (uint32_t r = 0; r < s.size(); ++r) {
         add(s.offset[r]), add(s.length[r]), add(s.ts[r]), add(s.duration[r]), add(s.eventId[r]);
@@ -143,8 +147,9 @@ std::multimap<std::string, std::pair<int64_t, int64_t>> pairedSlices(const pftra
     std::multimap<std::string, std::pair<int64_t, int64_t>> out;
     const int64_t base = int64_t(t.clock.realtime);
     for (size_t i = 0; i < p.begin.size(); ++i)
-        out.emplace(std::string(t.strings.at(t.events.name[p.begin[i]])),
-                    std::pair{t.events.ts[p.begin[i]] - base, t.events.ts[p.end[i]] - base});
+        out.emplace(
+            std::string(t.strings.at(t.events.name[p.begin[i]])),
+            std::pair{t.events.ts[p.begin[i]] - base, pftrace::endTs(t.events, p.end[i]) - base});
     return out;
 }
 
