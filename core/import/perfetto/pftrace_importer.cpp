@@ -157,6 +157,8 @@ public:
                                  " TrackEvents, render stages or counter samples: more than "
                                  "Stackline reads from one trace");
         SlicePairs pairs = pairSlices(t_.events);
+        // The bare ends' times make the slices' durations; their tracks and places are done with.
+        t_.events.ends.track = {}, t_.events.ends.after = {};
         const bool noSlices = pairs.begin.empty();
         std::vector<Item> items;
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());

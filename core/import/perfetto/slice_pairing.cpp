@@ -109,6 +109,7 @@ SlicePairs pairSlices(const TrackEvents& ev) {
         std::sort(out.unmatchedEnds.begin(), out.unmatchedEnds.end());
         out.timedPairs = pairs.size();
     }
+    std::vector<uint32_t>().swap(rows);  // freed before the pairs are copied out
     std::sort(pairs.begin(), pairs.end());
     out.begin.reserve(pairs.size());
     out.end.reserve(pairs.size());
