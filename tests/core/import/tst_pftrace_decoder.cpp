@@ -317,6 +317,24 @@ private slots:
         QCOMPARE(q.timedPairs, uint64_t(3));
         QCOMPARE(q.begin, (std::vector<uint32_t>{0, 2, 3}));
         QCOMPARE(q.end, (std::vector<uint32_t>{1, 5, 4}));
+
+        // The same, its ends bare (kept apart, each after the rows before it): they pair the
+        // same, as codes past the rows (rows + their index).
+        pftrace::TrackEvents bare;
+        auto row = [&](int64_t ts, uint32_t name) {
+            bare.offset.push_back(0), bare.ts.push_back(ts), bare.type.push_back(1);
+            bare.track.push_back(1), bare.name.push_back(name);
+        };
+        auto end = [&](int64_t ts) {
+            bare.ends.ts.push_back(ts), bare.ends.track.push_back(1);
+            bare.ends.after.push_back(bare.size());
+        };
+        row(0, 1), end(10), row(10, 2), row(10, 3), end(10), end(20);
+        const pftrace::SlicePairs b = pftrace::pairSlices(bare);
+        QCOMPARE(b.timedPairs, uint64_t(3));
+        QCOMPARE(b.begin, (std::vector<uint32_t>{0, 1, 2}));
+        QCOMPARE(b.end, (std::vector<uint32_t>{3, 5, 4}));
+        QCOMPARE(pftrace::endTs(bare, b.end[1]), int64_t(20));
     }
 
     // Unknown packets are skipped and counted by field; unknown fields inside a TrackEvent are
