@@ -282,13 +282,20 @@ void DetailsPanel::showLinks(uint32_t row) {
     QStringList lines;
     for (uint32_t l : doc.flows.linksOf(row)) {
         const FlowLink& f = doc.flows.links()[l];
+        // A launch, a forward op's backward (fwdbwd), or another writer's flow.
         const bool launch = f.isLaunch();
+        const bool backward = f.category == kineto::Category::ForwardBackwardFlow;
         if (f.to == row) {
             const QString gap = formatDuration(ev.tsNs[row] - ev.tsNs[f.from]);
-            lines << (launch ? tr("Launched by %1 (%2 earlier)") : tr("Forward: %1 (%2 earlier)"))
+            lines << (launch     ? tr("Launched by %1 (%2 earlier)")
+                      : backward ? tr("Forward: %1 (%2 earlier)")
+                                 : tr("Flow from %1 (%2 earlier)"))
                          .arg(link(doc, f.from), gap);
         } else {
-            lines << (launch ? tr("Launches %1") : tr("Backward: %1")).arg(link(doc, f.to));
+            lines << (launch     ? tr("Launches %1")
+                      : backward ? tr("Backward: %1")
+                                 : tr("Flow to %1"))
+                         .arg(link(doc, f.to));
         }
     }
     if (kineto::categoryOf(ev.catOf(row)) == kineto::Category::PythonFunction) {

@@ -1,7 +1,7 @@
 // Navigation in the main window offscreen: the mouse's back and forward buttons step through the
 // selection history, M drops markers (at the selected slice's start) whose gaps the ruler shows,
-// Shift+M clears them, double-clicking a ProfilerStep selects its time range, and "Show All Flows
-// in View" draws arrows without a selection.
+// Shift+M clears them, double-clicking a ProfilerStep selects its time range, "Show All Flows
+// in View" draws arrows without a selection, and other writers' flows are said to be flows.
 #include <QAction>
 #include <QtTest>
 
@@ -137,6 +137,24 @@ private slots:
         QVERIFY2(after > before + 20, qPrintable(QStringLiteral("%1 → %2").arg(before).arg(after)));
         toggle->trigger();
         QCOMPARE(countColor(timeline->viewport()->grab().toImage(), plot, launch), before);
+    }
+
+    // Another writer's flows (tests/data/generic_flows.pftrace: generic TrackEvent slices, each
+    // "produce i" on one thread carrying flow_ids [100 + i], each "consume i" on another the
+    // terminating_flow_ids [100 + i]) are said to be flows, not launches or forward/backward.
+    void genericFlowsAreFlowsInTheDetails() {
+        QVERIFY(openTrace(*window_, QStringLiteral(STACKLINE_TEST_DATA "/generic_flows.pftrace")));
+        const ViewedTrace& doc = *window_->document();
+        state()->select(rowNamed(doc, "consume 2", ""));
+        QString links = window_->details()->linksText();
+        QVERIFY2(links.contains(QStringLiteral("Flow from")) &&
+                     links.contains(QStringLiteral("produce 2")) && !links.contains("Forward"),
+                 qPrintable(links));
+        state()->select(rowNamed(doc, "produce 2", ""));
+        links = window_->details()->linksText();
+        QVERIFY2(links.contains(QStringLiteral("Flow to")) &&
+                     links.contains(QStringLiteral("consume 2")),
+                 qPrintable(links));
     }
 
 private:
