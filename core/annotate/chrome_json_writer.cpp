@@ -1,6 +1,7 @@
 #include "annotate/chrome_json_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -73,7 +74,9 @@ void appendArgs(std::string& e, const Trace& trace, const Provenance& p, uint32_
     e += ",\"args\":";
     const std::string& stackJson = p.stacks.json(stack ? p.stackOf(row) : StackPool::kNone);
     if (!args) {
-        e += "{\"stack\":" + stackJson + "}";
+        e += "{\"stack\":";
+        e += stackJson;
+        e += '}';
         return;
     }
     const std::size_t start = e.size();
@@ -150,12 +153,18 @@ void appendRows(std::string& e, const Trace& trace, const Provenance& p, bool ui
     const TraceMetadata& meta = trace.metadata;
     TextCache text(t);
     std::size_t nextScope = meta.instantScopes.firstAtOrAfter(begin);
+    // Args read from the trace's bytes (a protobuf's): fetched this many rows ahead.
+    constexpr uint32_t kAhead = 8;
     for (uint32_t row = begin; row < end; ++row) {
+        if (trace.argsReader && row + kAhead < end) trace.argsReader->prefetch(trace, row + kAhead);
         const EventTable::Kinds& k = t.kinds[row];
         e += row ? ",\n{" : "\n{";
         const char ph[2] = {t.phase[row], 0};
         e += "\"ph\":";
-        e += ph[0] ? jsonString(ph) : "null";
+        if (ph[0])
+            json::appendString(e, std::string_view(ph, 1));
+        else
+            e += "null";
         if (k.cat == ValueKind::String) appendMember(e, "cat", text.string(t.cat[row]));
         if (k.name == ValueKind::String) appendMember(e, "name", text.string(t.name[row]));
         if (t.pid[row] != kNoKey) appendMember(e, "pid", text.key(t.pid[row]));
@@ -169,7 +178,10 @@ void appendRows(std::string& e, const Trace& trace, const Provenance& p, bool ui
             appendPyNumber(e, t.dur(row));
         }
         if (k.flowId == FlowIdStatus::Ok) {
-            appendMember(e, "id", std::to_string(t.flowIds.at(row, 0)));
+            char id[24];
+            appendMember(
+                e, "id",
+                std::string_view(id, std::to_chars(id, id + 24, t.flowIds.at(row, 0)).ptr));
             if (ph[0] == 'f') appendMember(e, "bp", "\"e\"");  // binds to the enclosing slice
         } else if (k.flowId == FlowIdStatus::Big) {
             appendMember(e, "id", pyIntRepr(t.bigFlowId.at(row)));

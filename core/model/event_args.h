@@ -30,6 +30,9 @@ public:
     // for a row that has args. The
     // Chrome JSON export asks it of every row: a reader may write it without building value().
     virtual void appendJson(const Trace& trace, uint32_t row, std::string& out) const;
+    // A hint, given some rows ahead by whole-trace passes (the export), that row's args are read
+    // soon: a reader whose args stay in the trace's bytes fetches them into the cache.
+    virtual void prefetch(const Trace&, uint32_t) const {}
 };
 
 // One row's args (Trace::args).

@@ -59,7 +59,36 @@ std::string pyIntRepr(__int128 v) {
     return {s.rbegin(), s.rend()};
 }
 
+// Python's repr of v when v is the double nearest a decimal of at most three places below 2^43
+// in magnitude (a time in µs from integer ns, as most trace times are): that decimal, trailing
+// zeros dropped. Its double's spacing there is under 0.001, so no shorter decimal reads back as
+// v. False, writing nothing, for any other v.
+bool appendThousandths(std::string& out, double v) {
+    if (!(std::fabs(v) < 0x1p43) || v == 0) return false;
+    const double scaled = std::nearbyint(v * 1000);
+    const auto n = static_cast<int64_t>(scaled);
+    if (static_cast<double>(n) / 1000 != v) return false;
+    const uint64_t a = n < 0 ? uint64_t(-n) : uint64_t(n);
+    char text[32];
+    char* end = text;
+    if (n < 0) *end++ = '-';
+    end = std::to_chars(end, text + sizeof text, a / 1000).ptr;
+    *end++ = '.';
+    unsigned fraction = unsigned(a % 1000);
+    if (fraction == 0) {
+        *end++ = '0';
+    } else {
+        int places = 3;
+        for (; fraction % 10 == 0; fraction /= 10) --places;
+        for (int i = places - 1; i >= 0; --i, fraction /= 10) end[i] = char('0' + fraction % 10);
+        end += places;
+    }
+    out.append(text, end);
+    return true;
+}
+
 void appendPyFloat(std::string& out, double v) {
+    if (appendThousandths(out, v)) return;
     if (std::isnan(v)) {
         out += "NaN";
         return;

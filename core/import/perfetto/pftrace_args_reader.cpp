@@ -1,6 +1,7 @@
 #include "import/perfetto/pftrace_args_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <string_view>
 #include <vector>
@@ -102,26 +103,31 @@ public:
         if (sources_.kind(row) != RowSource::RenderStage)
             return ArgsReader::appendJson(trace, row, out);
         // value()'s object (extra_data, then the launch), written as it goes unless a name
-        // repeats. The keys point into the trace's bytes or are literals.
+        // repeats (or more come than are kept to tell). The keys point into the trace's bytes or
+        // are literals.
         const std::size_t start = out.size();
-        std::vector<std::string_view> keys;
+        std::array<std::string_view, 64> keys;
+        std::size_t count = 0;
         bool repeated = false;
         auto member = [&](std::string_view key) {
-            repeated |= std::find(keys.begin(), keys.end(), key) != keys.end();
-            if (!keys.empty()) out += ',';
-            keys.push_back(key);
+            repeated |= count == keys.size() ||
+                        std::find(keys.begin(), keys.begin() + count, key) != keys.begin() + count;
+            if (count) out += ',';
+            if (count < keys.size()) keys[count++] = key;
             json::appendString(out, key);
             out += ':';
         };
         out += '{';
-        visitRenderStageExtra(table_, trace.text(), i,
-                              [&](std::string_view name, std::string_view text) {
-                                  member(kinetoName(name));
-                                  if (std::optional<int64_t> v = integerText(text))
-                                      out += std::to_string(*v);
-                                  else
-                                      json::appendString(out, text);
-                              });
+        visitRenderStageExtra(
+            table_, trace.text(), i, [&](std::string_view name, std::string_view text) {
+                member(kinetoName(name));
+                if (std::optional<int64_t> v = integerText(text)) {
+                    char digits[24];
+                    out.append(digits, std::to_chars(digits, digits + 24, *v).ptr);
+                } else {
+                    json::appendString(out, text);
+                }
+            });
         visitRenderStageLaunch(table_, trace.text(), i,
                                [&](std::string_view key, const LaunchValue& value) {
                                    member(key);
@@ -131,6 +137,18 @@ public:
         if (!repeated) return;
         out.resize(start);
         ArgsReader::appendJson(trace, row, out);
+    }
+
+    void prefetch(const Trace& trace, uint32_t row) const override {
+        uint64_t offset = 0, length = 0;
+        const uint32_t i = uint32_t(sources_.index(row));
+        if (sources_.kind(row) == RowSource::TrackEvent)
+            offset = table_.events.offset[i], length = table_.events.length[i];
+        else if (sources_.kind(row) == RowSource::RenderStage)
+            offset = table_.stages.offset[i], length = table_.stages.length[i];
+        const char* p = trace.text().data() + offset;
+        for (uint64_t at = 0; at < std::min<uint64_t>(length, 256); at += 64)
+            __builtin_prefetch(p + at);
     }
 
     std::optional<int64_t> integer(const Trace& trace, uint32_t row,

@@ -1,7 +1,9 @@
 // Python number, key and repr semantics the processor depends on.
 #include <QTest>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "python/graph_key.h"
 #include "python/python_values.h"
@@ -137,6 +139,24 @@ private slots:
         QCOMPARE(pyNumberJson(PyNum::integer(__int128(1) << 100)),
                  std::string("1267650600228229401496703205376"));
         QCOMPARE(pyNumberJson(PyNum{}), std::string("null"));
+    }
+    // Times from integer ns (n / 1000 µs) take a shortcut: the same text as the shortest digits
+    // that read back (to_chars), at the top of its range and across it.
+    void thousandthsAreTheShortestDigits() {
+        std::mt19937_64 random(7);
+        const int64_t top = (int64_t(1) << 43) * 1000;
+        std::vector<int64_t> ns = {1, 999, 1000, 1001, 10, 100, top - 1, top, top + 1, -top + 1};
+        for (int i = 0; i < 200000; ++i) ns.push_back(int64_t(random() % uint64_t(2 * top)) - top);
+        for (int64_t n : ns) {
+            const double v = double(n) / 1000;
+            char text[64];
+            std::string shortest(
+                text, std::to_chars(text, text + sizeof text, v, std::chars_format::fixed).ptr);
+            if (shortest.find('.') == std::string::npos) shortest += ".0";
+            QCOMPARE(pyFloatRepr(v), shortest);
+        }
+        QCOMPARE(pyFloatRepr(-0.0), std::string("-0.0"));
+        QCOMPARE(pyFloatRepr(2413669096712.151), std::string("2413669096712.151"));
     }
     void graphKeysParseLikeLiteralEval_data() {
         QTest::addColumn<QString>("text");
