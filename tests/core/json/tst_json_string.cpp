@@ -28,8 +28,8 @@ private slots:
             }
             std::string out = "x";
             json::appendString(out, s);
-            const std::string expected =
-                "x" +
+            std::string expected = "x";
+            expected +=
                 nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             QCOMPARE(out, expected);
         }
