@@ -12,22 +12,9 @@ constexpr std::string_view kFwdThreadIdArg = "Fwd thread id";
 
 ForwardBySequence::ForwardBySequence(const Trace& trace) : trace_(trace) {
     const EventTable& t = trace.events;
-    auto isOp = [&](uint32_t row) {
-        return t.phase[row] == 'X' && kineto::isOneOf(t.catOf(row), kineto::kCpuOpCategories);
-    };
-    // The args of the op this many ops ahead are fetched while this one's are read.
-    constexpr int kAhead = 8;
-    const uint32_t n = t.size();
-    uint32_t ahead = 0;
-    for (int i = 0; i < kAhead && ahead < n; ++ahead)
-        if (isOp(ahead)) ++i;
-    for (uint32_t row = 0; row < n; ++row) {
-        if (!isOp(row)) continue;
-        for (; ahead < n; ++ahead)
-            if (isOp(ahead)) {
-                if (trace.argsReader) trace.argsReader->prefetch(trace, ahead++);
-                break;
-            }
+    for (uint32_t row = 0, n = t.size(); row < n; ++row) {
+        if (t.phase[row] != 'X' || !kineto::isOneOf(t.catOf(row), kineto::kCpuOpCategories))
+            continue;
         const EventArgs args = trace.args(row);
         const auto seq = args.integer(kineto::kSequenceNumberArg);
         if (!seq || args.integer(kFwdThreadIdArg).value_or(0) > 0) continue;

@@ -12,7 +12,7 @@ namespace {
 // backslash, or a byte of a multi-byte UTF-8 sequence (to validate). Exact for ASCII bytes.
 bool mayNeedEscaping(uint64_t w) {
     constexpr uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080;
-    auto hasZero = [&](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+    auto hasZero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
     const uint64_t below20 = ~((w | kHigh) - 0x20 * kOnes) & kHigh;  // of the ASCII bytes
     return ((w & kHigh) | below20 | hasZero(w ^ (0x22 * kOnes)) | hasZero(w ^ (0x5C * kOnes))) != 0;
 }

@@ -59,6 +59,8 @@ std::string pyIntRepr(__int128 v) {
     return {s.rbegin(), s.rend()};
 }
 
+namespace {
+
 // Python's repr of v when v is the double nearest a decimal of at most three places below 2^43
 // in magnitude (a time in µs from integer ns, as most trace times are): that decimal, trailing
 // zeros dropped. Its double's spacing there is under 0.001, so no shorter decimal reads back as
@@ -86,6 +88,8 @@ bool appendThousandths(std::string& out, double v) {
     out.append(text, end);
     return true;
 }
+
+}  // namespace
 
 void appendPyFloat(std::string& out, double v) {
     if (appendThousandths(out, v)) return;
