@@ -104,10 +104,11 @@ DiffPanel::DiffPanel(ViewerState* state, QWidget* parent) : QWidget(parent), sta
     connect(lineTable_, &TablePanel::rowActivated, this, &DiffPanel::chooseLine);
     connect(kernelTable_, &TablePanel::rowActivated, this, &DiffPanel::chooseKernel);
     // The keyboard moves through the rows as clicks do.
-    for (auto [table, choose] : {std::pair{lineTable_, &DiffPanel::chooseLine},
-                                 std::pair{kernelTable_, &DiffPanel::chooseKernel}})
-        connect(table->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-                [this, table, choose](const QModelIndex& current) {
+    for (const auto& entry : {std::pair{lineTable_, &DiffPanel::chooseLine},
+                              std::pair{kernelTable_, &DiffPanel::chooseKernel}})
+        connect(entry.first->view()->selectionModel(), &QItemSelectionModel::currentRowChanged,
+                this,
+                [this, table = entry.first, choose = entry.second](const QModelIndex& current) {
                     if (current.isValid())
                         (this->*choose)(table->proxy()->mapToSource(current).row());
                 });

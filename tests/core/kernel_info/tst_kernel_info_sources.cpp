@@ -183,14 +183,14 @@ private slots:
         // post_grad_nodes / pre_grad_nodes from the node mappings logged with it.
         const OrderedJson* gelu = k.kernelEntry(kFw, "triton_poi_fused_addmm_gelu_2");
         QVERIFY(gelu);
-        QVERIFY((*gelu)["post_grad_nodes"] ==
+        QVERIFY(json((*gelu)["post_grad_nodes"]) ==
                 json::parse(R"(["mul_3","mul_1","add_tensor","add","erf","mul_2"])"));
-        QVERIFY((*gelu)["pre_grad_nodes"] == json::parse(R"(["z","y"])"));
+        QVERIFY(json((*gelu)["pre_grad_nodes"]) == json::parse(R"(["z","y"])"));
         // Every stack equals the artifact's payload (extracted verbatim from the log).
         json payload = json::parse(stackline::test::readFile(
             kData + "extracted/jit_debug_handle_log.kernel_stack_traces.1.json"));
         for (auto& [kernel, stacks] : payload.items())
-            QVERIFY2(k.registryJson()[kFw][kernel]["stack_traces"] == stacks, kernel.c_str());
+            QVERIFY2(json(k.registryJson()[kFw][kernel]["stack_traces"]) == stacks, kernel.c_str());
     }
 
     // The AOTInductor-style log: no frame or compile id, so its kernels apply to every region.
@@ -217,7 +217,7 @@ private slots:
         json payload = json::parse(
             stackline::test::readFile(kData + "extracted/extended_log.kernel_stack_traces.1.json"));
         for (auto& [kernel, stacks] : payload.items())
-            QVERIFY2((*k.kernelOnlyJson())[kernel]["stack_traces"] == stacks, kernel.c_str());
+            QVERIFY2(json((*k.kernelOnlyJson())[kernel]["stack_traces"]) == stacks, kernel.c_str());
     }
 
     // The older JIT log has node mappings but no stack traces: an error that says so.
