@@ -17,7 +17,8 @@ namespace stackline {
 
 class ForwardBySequence {
 public:
-    // Reads the Sequence number of every cpu_op once.
+    // Reads the Sequence number of every cpu_op once (of those the args reader names, where it
+    // knows which may have one).
     explicit ForwardBySequence(const Trace& trace);
     // The forward op of backwardRow; kNoRow when there is none.
     uint32_t forwardOf(uint32_t backwardRow) const;

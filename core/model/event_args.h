@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stackline {
 
@@ -33,6 +34,11 @@ public:
     // A hint, given some rows ahead by whole-trace passes (the export), that row's args are read
     // soon: a reader whose args stay in the trace's bytes fetches them into the cache.
     virtual void prefetch(const Trace&, uint32_t) const {}
+    // The rows whose args may hold key, ascending, where the reader learnt them while loading;
+    // nullopt when any row may. A pass that asks one key of every op visits only these.
+    virtual std::optional<std::vector<uint32_t>> rowsThatMayHold(std::string_view) const {
+        return std::nullopt;
+    }
 };
 
 // One row's args (Trace::args).

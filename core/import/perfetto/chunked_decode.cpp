@@ -112,7 +112,8 @@ void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     reserveEvents(&E::offset), reserveEvents(&E::length), reserveEvents(&E::ts);
     reserveEvents(&E::type), reserveEvents(&E::track), reserveEvents(&E::name);
     reserveEvents(&E::category), reserveEvents(&E::generation), reserveEvents(&E::annotated);
-    reserveEvents(&E::externalIds), reserveEvents(&E::linkBegin), reserveEvents(&E::links);
+    reserveEvents(&E::externalIds), reserveEvents(&E::sequenced);
+    reserveEvents(&E::linkBegin), reserveEvents(&E::links);
     reserveEvents(&E::flows), reserveEvents(&E::terminatingFlows);
     reserveEvents(&E::counterValues);
     auto reserveEnds = [&](auto column) {
@@ -154,6 +155,8 @@ void appendTable(PftraceTable& all, PftraceTable& part) {
     append(ev.annotated, pe.annotated);
     for (auto& [row, id] : pe.externalIds) row += rowShift;
     append(ev.externalIds, pe.externalIds);
+    for (uint32_t& row : pe.sequenced) row += rowShift;
+    append(ev.sequenced, pe.sequenced);
     for (size_t i = 1; i < pe.linkBegin.size(); ++i)
         ev.linkBegin.push_back(pe.linkBegin[i] + linkShift);
     std::vector<uint32_t>().swap(pe.linkBegin);

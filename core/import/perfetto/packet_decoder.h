@@ -19,6 +19,7 @@
 #include "base/errors.h"
 #include "import/perfetto/pftrace_table.h"
 #include "import/perfetto/proto_fields.h"
+#include "model/kineto.h"
 
 namespace stackline::pftrace {
 
@@ -149,6 +150,7 @@ private:
         uint64_t defaultTrack = 0;
         // The iids of the debug annotation name "External id" (any, in a valid trace: one).
         std::vector<uint64_t> externalIdIids;
+        std::vector<uint64_t> sequenceNumberIids;  // of "Sequence number"
         IidMap<uint32_t> eventNames, categories, kernels;
         IidMap<Spec> specs;
         std::unordered_map<uint64_t, CounterDescriptor> counterDescriptors;
@@ -384,6 +386,7 @@ private:
                 case interned_data::kDebugAnnotationNames: {
                     const auto [iid, name] = entry(v, interned_data::kEntryName);
                     if (name == kExternalIdName) seq.externalIdIids.push_back(iid);
+                    if (name == kineto::kSequenceNumberArg) seq.sequenceNumberIids.push_back(iid);
                     if (!replay) names.names[iid] = out_.strings.intern(name);
                     break;
                 }

@@ -136,28 +136,35 @@ void PacketDecoder<Reader>::readTrackEvent(SequenceState& seq, std::string_view 
 }
 
 // An "External id" annotation (by inline name, or by its iid) with an integer value sets the
-// row's External id.
+// row's External id; a "Sequence number" one, of any value, notes the row in sequenced.
 template <class Reader>
 void PacketDecoder<Reader>::readAnnotation(const SequenceState& seq, std::string_view bytes,
                                            uint32_t row) {
     using namespace debug_annotation;
-    bool named = false;
+    auto isOneOf = [](const std::vector<uint64_t>& iids, uint64_t iid) {
+        return std::find(iids.begin(), iids.end(), iid) != iids.end();
+    };
+    bool named = false, sequence = false;
     std::optional<int64_t> value;
     Reader a(bytes);
     while (a.next()) {
         const uint32_t f = a.field();
         if (f == kName && a.type() == WireType::Bytes) {
-            named = a.bytes() == kExternalIdName;
+            const std::string_view name = a.bytes();  // once: reading it moves past it
+            named = name == kExternalIdName;
+            sequence = name == kineto::kSequenceNumberArg;
         } else if (f == kNameIid && a.type() == WireType::Varint) {
             const uint64_t iid = a.varint();
-            named = std::find(seq.externalIdIids.begin(), seq.externalIdIids.end(), iid) !=
-                    seq.externalIdIids.end();
+            named = isOneOf(seq.externalIdIids, iid);
+            sequence = isOneOf(seq.sequenceNumberIids, iid);
         } else if ((f == kIntValue || f == kUintValue) && a.type() == WireType::Varint) {
             value = int64_t(a.varint());
         } else {
             a.skip();
         }
     }
+    std::vector<uint32_t>& sequenced = out_.events.sequenced;
+    if (sequence && (sequenced.empty() || sequenced.back() != row)) sequenced.push_back(row);
     if (!named || !value) return;
     std::vector<std::pair<uint32_t, int64_t>>& ids = out_.events.externalIds;
     if (!ids.empty() && ids.back().first == row)

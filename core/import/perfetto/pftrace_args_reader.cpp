@@ -8,6 +8,7 @@
 
 #include "import/perfetto/pftrace_decoder.h"
 #include "json/json_string.h"
+#include "model/kineto.h"
 #include "model/trace.h"
 
 namespace stackline::pftrace {
@@ -59,6 +60,7 @@ PftraceTable argsColumns(PftraceTable&& t) {
     out.events.length = std::move(t.events.length);
     if (generations) out.events.generation = std::move(t.events.generation);
     out.events.counterValues = std::move(t.events.counterValues);
+    out.events.sequenced = std::move(t.events.sequenced);
     out.stages.offset = std::move(t.stages.offset);
     out.stages.length = std::move(t.stages.length);
     if (generations) out.stages.generation = std::move(t.stages.generation);
@@ -191,6 +193,21 @@ public:
                 break;
         }
         return std::nullopt;
+    }
+
+    // The decoder noted the TrackEvents with a "Sequence number" annotation; a row is one of
+    // them when its source is.
+    std::optional<std::vector<uint32_t>> rowsThatMayHold(std::string_view key) const override {
+        if (key != kineto::kSequenceNumberArg) return std::nullopt;
+        const std::vector<uint32_t>& sequenced = table_.events.sequenced;
+        std::vector<bool> noted(table_.events.size());
+        for (uint32_t event : sequenced) noted[event] = true;
+        std::vector<uint32_t> rows;
+        rows.reserve(sequenced.size());
+        for (uint32_t row = 0, n = uint32_t(sources_.of.size()); row < n; ++row)
+            if (sources_.kind(row) == RowSource::TrackEvent && noted[sources_.index(row)])
+                rows.push_back(row);
+        return rows;
     }
 
 private:

@@ -256,6 +256,8 @@ private:
         }
         std::erase_if(te.externalIds, [&](const auto& e) { return index[e.first] == UINT32_MAX; });
         for (auto& [row, value] : te.externalIds) row = index[row];
+        std::erase_if(te.sequenced, [&](uint32_t row) { return index[row] == UINT32_MAX; });
+        for (uint32_t& row : te.sequenced) row = index[row];
         for (auto& [row, value] : te.counterValues) row = index[row];
         for (Item& item : items)
             if (RowSource(item.source & 7) == RowSource::TrackEvent)

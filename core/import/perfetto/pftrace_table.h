@@ -47,6 +47,9 @@ struct TrackEvents {
     std::vector<uint8_t> annotated;        // 1 when it has debug annotations
     // The integer value of its last "External id" annotation that has one: (row, value), by row.
     std::vector<std::pair<uint32_t, int64_t>> externalIds;
+    // The rows with a "Sequence number" annotation, ascending: the only ones ForwardBySequence
+    // reads (ArgsReader::rowsThatMayHold).
+    std::vector<uint32_t> sequenced;
     // render_stage_submission_event_ids of row r: links[linkBegin[r], linkBegin[r + 1]).
     std::vector<uint32_t> linkBegin{0};
     std::vector<uint64_t> links;

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "analysis/job_steps.h"
 #include "annotate/provenance.h"
@@ -99,6 +100,25 @@ std::string fixed64(uint32_t number, uint64_t v) {
 }
 std::string packetOf(const std::string& body) {
     return field(1, body);
+}
+
+// Two generations of one sequence, each cleared with debug annotation name iid 1 = its name,
+// then a slice on track 5 annotated name_iid 1, int 7 (ts 100 and 300, 50 ns each).
+std::string twoGenerations(const char* first, const char* second) {
+    auto bytes = [](std::string b) { return std::string(1, char(b.size())) + b; };
+    std::string trace;
+    for (const auto& [name, ts] : {std::pair(first, 100), std::pair(second, 300)}) {
+        const std::string names = "\x1a" + bytes("\x08\x01\x12" + bytes(name));
+        trace += "\x0a" + bytes("\x50\x01\x68\x01\x62" + bytes(names));
+        const std::string annotation = "\x22" + bytes("\x08\x01\x20\x07");
+        const std::string begin = "\x48\x01\x58\x05\xba\x01" + bytes("op") + annotation;
+        for (const auto& [t, event] :
+             {std::pair(ts, begin), std::pair(ts + 50, std::string("\x48\x02\x58\x05"))})
+            trace += "\x0a" +
+                     bytes("\x40" + std::string(1, char((t & 0x7f) | 0x80)) +
+                           std::string(1, char(t >> 7)) + "\x50\x01\x68\x02\x5a" + bytes(event));
+    }
+    return trace;
 }
 
 }  // namespace
@@ -283,26 +303,28 @@ private slots:
     // A sequence cleared twice (two generations of interned annotation names under the same
     // iids) reads each slice's args in its own generation.
     void argsAreReadInTheirGeneration() {
-        auto bytes = [](std::string b) { return std::string(1, char(b.size())) + b; };
-        std::string trace;
-        for (const char* name : {"Alpha", "Beta"}) {
-            const int64_t ts = name[0] == 'A' ? 100 : 300;
-            // Cleared, with debug annotation name 1; then a slice on track 5 annotated name_iid
-            // 1, int 7.
-            const std::string names = "\x1a" + bytes("\x08\x01\x12" + bytes(name));
-            trace += "\x0a" + bytes("\x50\x01\x68\x01\x62" + bytes(names));
-            const std::string annotation = "\x22" + bytes("\x08\x01\x20\x07");
-            const std::string begin = "\x48\x01\x58\x05\xba\x01" + bytes("op") + annotation;
-            for (const auto& [t, event] :
-                 {std::pair(ts, begin), std::pair(ts + 50, std::string("\x48\x02\x58\x05"))})
-                trace += "\x0a" + bytes("\x40" + std::string(1, char((t & 0x7f) | 0x80)) +
-                                        std::string(1, char(t >> 7)) + "\x50\x01\x68\x02\x5a" +
-                                        bytes(event));
-        }
-        const Trace t = readBytes(trace);
+        const Trace t = readBytes(twoGenerations("Alpha", "Beta"));
         QCOMPARE(t.events.size(), uint32_t(2));
         QCOMPARE(t.args(0).object().dump(), std::string(R"({"Alpha":7})"));
         QCOMPARE(t.args(1).object().dump(), std::string(R"({"Beta":7})"));
+    }
+
+    // The rows whose args may hold a Sequence number (the only ones ForwardBySequence reads) are
+    // those that have one, named inline (Cuspy) or interned, in its generation.
+    void sequenceNumberRowsAreNoted() {
+        const Trace pf = readBytes(pftraceOf(loadTrace(kExample)));
+        std::vector<uint32_t> want;
+        for (uint32_t r = 0; r < pf.events.size(); ++r)
+            if (pf.args(r).integer(kineto::kSequenceNumberArg)) want.push_back(r);
+        QCOMPARE(want.size(), size_t(8));
+        QVERIFY(pf.argsReader->rowsThatMayHold(kineto::kSequenceNumberArg) == want);
+        QVERIFY(!pf.argsReader->rowsThatMayHold("External id"));
+        for (const auto& [first, second, rows] :
+             {std::tuple("Sequence number", "Beta", std::vector<uint32_t>{0}),
+              std::tuple("Alpha", "Sequence number", std::vector<uint32_t>{1})}) {
+            const Trace t = readBytes(twoGenerations(first, second));
+            QVERIFY(t.argsReader->rowsThatMayHold(kineto::kSequenceNumberArg) == rows);
+        }
     }
 
     // A truncated or corrupt file is refused naming the file and the byte.
