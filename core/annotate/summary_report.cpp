@@ -12,9 +12,12 @@ namespace stackline {
 std::string formatMicros(int64_t ns) {
     bool neg = ns < 0;
     uint64_t u = neg ? uint64_t(-(ns + 1)) + 1 : uint64_t(ns);
-    std::string frac = std::to_string(u % 1000);
-    frac.insert(0, 3 - frac.size(), '0');
-    return (neg ? "-" : "") + std::to_string(u / 1000) + "." + frac;
+    // Built by appending (GCC 12's -Wrestrict false positive on "-" + string).
+    std::string out = neg ? "-" : "", frac = std::to_string(u % 1000);
+    out += std::to_string(u / 1000);
+    out += '.';
+    out.append(3 - frac.size(), '0');
+    return out += frac;
 }
 
 namespace {

@@ -411,7 +411,8 @@ void visitRenderStageLaunch(const PftraceTable& table, std::string_view bytes, u
     const RenderStages& st = table.stages;
     const AnnotationNames* names = generationOf(table, st.generation, row);
     auto dim3 = [](std::string_view b) {
-        LaunchValue d{LaunchValue::Kind::Dim3};
+        LaunchValue d;
+        d.kind = LaunchValue::Kind::Dim3;
         WireReader r(b);
         while (r.next())
             if (r.field() >= 1 && r.field() <= 3 && r.type() == WireType::Varint)
