@@ -3,7 +3,9 @@
 namespace stackline::bench {
 
 std::string br(bool pretty, int indent) {
-    return pretty ? "\n" + std::string(size_t(indent), ' ') : " ";
+    if (!pretty) return " ";
+    std::string out = "\n";  // appended to (GCC 12's -Wrestrict false positive on "\n" + string)
+    return out.append(size_t(indent), ' ');
 }
 
 std::string jsonQuote(std::string_view s) {

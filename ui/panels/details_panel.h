@@ -26,7 +26,7 @@ public:
     explicit DetailsPanel(ViewerState* state, QWidget* parent = nullptr);
 
     // The event shown (kNoRow: nothing selected).
-    uint32_t event() const { return row_; }
+    uint32_t shownEvent() const { return row_; }
 
     const QList<StackFrame>& frames() const { return frames_; }
     QListWidget* stackList() const { return stack_; }

@@ -18,7 +18,7 @@ public:
 
     void setMap(std::shared_ptr<const stackline::JobHeatMap> map);
     void setMetric(stackline::JobMetric metric);
-    stackline::JobMetric metric() const { return metric_; }
+    stackline::JobMetric shownMetric() const { return metric_; }
     // The ranks shown, in order (JobHeatMap::rows).
     void setRows(std::vector<size_t> rows);
     const std::vector<size_t>& rows() const { return rows_; }

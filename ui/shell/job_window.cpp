@@ -244,7 +244,7 @@ void JobWindow::fillSteps() {
 }
 
 void JobWindow::fillSpreads() {
-    const std::vector<RankSpread> spreads = map_->spreads(heatMap_->metric());
+    const std::vector<RankSpread> spreads = map_->spreads(heatMap_->shownMetric());
     std::vector<bool> shown(map_->rankCount(), false);
     for (size_t r : heatMap_->rows()) shown[r] = true;
     QList<QTreeWidgetItem*> items;
@@ -262,7 +262,8 @@ void JobWindow::fillSpreads() {
     spreadTree_->clear();
     spreadTree_->addTopLevelItems(items);
     spreadTree_->setUpdatesEnabled(true);
-    spreadTree_->headerItem()->setText(1, tr("%1 vs median").arg(metricName(heatMap_->metric())));
+    spreadTree_->headerItem()->setText(1,
+                                       tr("%1 vs median").arg(metricName(heatMap_->shownMetric())));
     fitColumnsToTitles(spreadTree_);
 }
 

@@ -111,7 +111,7 @@ private slots:
         const QImage before = window->heatMap()->grab().toImage();
         QCOMPARE(window->spreadTree()->topLevelItem(0)->text(0), QStringLiteral("rank 7"));
         window->metricBox()->setCurrentIndex(int(JobMetric::CollectiveSkew));
-        QCOMPARE(window->heatMap()->metric(), JobMetric::CollectiveSkew);
+        QCOMPARE(window->heatMap()->shownMetric(), JobMetric::CollectiveSkew);
         QVERIFY(window->heatMap()->grab().toImage() != before);
         QCOMPARE(window->spreadTree()->headerItem()->text(1),
                  QStringLiteral("Collective skew vs median"));

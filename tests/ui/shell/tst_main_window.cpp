@@ -165,7 +165,7 @@ private slots:
         window_->state()->focus(kernel);
         QCOMPARE(selected(), kernel);
         DetailsPanel* d = window_->details();
-        QCOMPARE(d->event(), kernel);
+        QCOMPARE(d->shownEvent(), kernel);
         QCOMPARE(d->frames().size(), 2);
         QCOMPARE(d->frames()[0].file, QStringLiteral("/home/user/train.py"));
         QCOMPARE(d->frames()[0].line, 40);

@@ -143,7 +143,7 @@ private slots:
         QCOMPARE(state()->current().get(), &second);
         QCOMPARE(current.count(), 1);
         // The panels show the second trace: Details its kernel, the status bar its label.
-        QCOMPARE(window_->details()->event(), kernel.row);
+        QCOMPARE(window_->details()->shownEvent(), kernel.row);
         QCOMPARE(window_->details()->titleLabel()->text(), second.name(kernel.row));
         QVERIFY(window_->fileLabel()->text().contains(labels[1]));
         // Its header, clicked, makes the first current again.

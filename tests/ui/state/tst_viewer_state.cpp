@@ -71,7 +71,7 @@ private slots:
         // say why there is no stack.
         state->select(unresolved_, true);
         expectSelectionOnTimeline(unresolved_);
-        QCOMPARE(window_->details()->event(), unresolved_);
+        QCOMPARE(window_->details()->shownEvent(), unresolved_);
         QVERIFY(window_->details()->frames().isEmpty());
         QVERIFY(window_->details()->statusLabelText().contains(QStringLiteral("unresolved")));
         const int u = window_->panel<UnresolvedPanel>()->markedSourceRow();
@@ -93,7 +93,7 @@ private slots:
 
         // Clearing the selection clears the marks.
         state->select(kNoRow);
-        QCOMPARE(window_->details()->event(), kNoRow);
+        QCOMPARE(window_->details()->shownEvent(), kNoRow);
         QCOMPARE(window_->panel<KernelsPanel>()->markedSourceRow(), -1);
         QCOMPARE(window_->panel<UnresolvedPanel>()->markedSourceRow(), -1);
     }
@@ -117,7 +117,7 @@ private slots:
                           view->visualRect(view->model()->index(0, 0)).center());
         QCOMPARE(window_->state()->selectedRow(doc_), unresolved_);
         expectSelectionOnTimeline(unresolved_);
-        QCOMPARE(window_->details()->event(), unresolved_);
+        QCOMPARE(window_->details()->shownEvent(), unresolved_);
         QCOMPARE(window_->panel<KernelsPanel>()
                      ->model()
                      ->entry(window_->panel<KernelsPanel>()->markedSourceRow())
@@ -139,7 +139,7 @@ private slots:
         QSignalSpy revealed(state, &ViewerState::revealRequested);
         state->back();
         QCOMPARE(state->selectedRow(doc_), launch);
-        QCOMPARE(window_->details()->event(), launch);
+        QCOMPARE(window_->details()->shownEvent(), launch);
         QCOMPARE(revealed.count(), 1);
         state->back();
         QCOMPARE(state->selectedRow(doc_), gelu_);
@@ -218,7 +218,7 @@ private slots:
         QCOMPARE(state->selected().doc, other.get());
         QCOMPARE(state->selectedRow(first.get()), kNoRow);
         QCOMPARE(state->current(), other);
-        QCOMPARE(window_->details()->event(), gelu_);
+        QCOMPARE(window_->details()->shownEvent(), gelu_);
         // An event of a document that is not loaded selects nothing.
         ViewedTrace stray;
         state->select(EventRef{&stray, 0});
@@ -269,7 +269,7 @@ private:
     void expectAnnotatedKernelShown() {
         expectSelectionOnTimeline(gelu_);
         DetailsPanel* d = window_->details();
-        QCOMPARE(d->event(), gelu_);
+        QCOMPARE(d->shownEvent(), gelu_);
         QCOMPARE(d->frames().size(), 2);
         QCOMPARE(d->frames()[1].file, QStringLiteral("/home/user/model.py"));
         QCOMPARE(d->frames()[1].line, 81);
