@@ -79,7 +79,8 @@ GraphItem& Model::triton(std::vector<GraphItem>& graph, std::vector<KernelInfoEn
                          std::vector<std::string> stacks, std::vector<std::string> post,
                          std::vector<std::string> pre) {
     const int handle = ++debugHandle_;
-    for (std::string& node : post) node += "_" + std::to_string(node_++);
+    for (std::string& node : post)
+        (node += '_') += std::to_string(node_++);  // GCC 12: -Wrestrict on "_" + s
     if (info) {
         info->push_back({name + ":" + std::to_string(handle), std::move(stacks), std::move(post),
                          std::move(pre)});
