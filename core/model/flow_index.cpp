@@ -37,8 +37,8 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
         int64_t id, ts;
         uint32_t cat;  // ids of different categories share one integer space
         uint32_t slice;
+        auto group() const { return std::pair(cat, id); }
         auto key() const { return std::tie(cat, id, ts, slice); }
-        bool sameGroup(const End& o) const { return cat == o.cat && id == o.id; }
     };
     std::vector<End> starts, finishes;
     {
@@ -78,7 +78,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
     // The end of the (cat, id) run that starts at from.
     auto runEnd = [](const std::vector<End>& ends, size_t from) {
         size_t to = from;
-        while (to < ends.size() && ends[to].sameGroup(ends[from])) ++to;
+        while (to < ends.size() && ends[to].group() == ends[from].group()) ++to;
         return to;
     };
     std::unordered_map<uint32_t, kineto::Category> categories;
@@ -86,11 +86,9 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
     for (size_t s = 0, f = 0; s < starts.size() || f < finishes.size();) {
         // A (cat, id) on one side only is unbound.
         const bool startsOnly =
-            f == finishes.size() ||
-            (s < starts.size() &&
-             std::tie(starts[s].cat, starts[s].id) < std::tie(finishes[f].cat, finishes[f].id));
+            f == finishes.size() || (s < starts.size() && starts[s].group() < finishes[f].group());
         const bool finishesOnly =
-            !startsOnly && (s == starts.size() || !starts[s].sameGroup(finishes[f]));
+            !startsOnly && (s == starts.size() || finishes[f].group() < starts[s].group());
         if (startsOnly || finishesOnly) {
             size_t& at = startsOnly ? s : f;
             const size_t to = runEnd(startsOnly ? starts : finishes, at);
