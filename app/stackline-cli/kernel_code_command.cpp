@@ -109,7 +109,7 @@ TraceKernels readTrace(const std::string& path, const KernelInfo& info) {
                 : nullptr;
         const std::string graph = source ? source->graphKey : std::string();
         OnTrace& t = out[{graph, std::string(ev.nameOf(r))}];
-        t.durNs.push_back(ev.durNs.empty() ? 0 : ev.durNs[r]);
+        t.durNs.push_back(ev.durNs(r));
         TritonLaunch l = tritonLaunchOf(trace, tracks, flows, r);
         if (++t.launches[launchJson(l).dump()] == 1) t.distinct.push_back(l);
         // Extern kernels are known by their call, not by their (cuBLAS, ...) names.
@@ -122,7 +122,7 @@ TraceKernels readTrace(const std::string& path, const KernelInfo& info) {
                 ev.nameOf(region).starts_with(kineto::kCompiledRegion))
                 externGraph = pyGraphKey(ev.nameOf(region), false);
             OnTrace& e = out[{externGraph, ext}];
-            e.durNs.push_back(ev.durNs.empty() ? 0 : ev.durNs[r]);
+            e.durNs.push_back(ev.durNs(r));
             e.externOrder.push_back(externCallOrderOf(trace, tracks, flows, r, ext));
         }
     }

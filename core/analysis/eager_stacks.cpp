@@ -137,7 +137,7 @@ EagerStacks EagerStacks::build(const Trace& trace, const Provenance& provenance,
                                const TrackIndex& tracks, const FlowIndex& flows) {
     EagerStacks out;
     const EventTable& events = trace.events;
-    if (events.tsNs.empty()) return out;  // loaded without nanoseconds: no tracks to search
+    if (!events.hasNanos) return out;  // loaded without nanoseconds: no tracks to search
     // Without python_function slices (recorded without with_stack) and stacks recorded with the
     // launches, no kernel has a stack: skip the per-kernel searches, whose fallbacks read the
     // args of every runtime call and op. A trace has one or the other.

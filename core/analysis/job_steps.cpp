@@ -16,8 +16,8 @@ std::optional<int64_t> firstCollectiveStart(const Trace& trace) {
     std::optional<int64_t> first;
     for (uint32_t row = 0; row < e.size(); ++row)
         if (e.phase[row] == 'X' && kineto::isGpuKernel(e.catOf(row)) &&
-            isCollectiveKernel(e.nameOf(row)) && (!first || e.tsNs[row] < *first))
-            first = e.tsNs[row];
+            isCollectiveKernel(e.nameOf(row)) && (!first || e.tsNs(row) < *first))
+            first = e.tsNs(row);
     return first;
 }
 

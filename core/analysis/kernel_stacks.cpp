@@ -44,7 +44,7 @@ void forEachKernelSample(const Trace& trace, const Provenance& p,
     const std::vector<FrameStack> none;
     for (uint32_t row = 0, n = t.size(); row < n; ++row) {
         if (!categories.isGpuKernel(row)) continue;
-        const int64_t ts = t.tsNs[row], dur = std::max<int64_t>(0, t.durNs[row]);
+        const int64_t ts = t.tsNs(row), dur = std::max<int64_t>(0, t.durNs(row));
         if (!options.range.overlaps(ts, dur)) continue;
         KernelSample s;
         s.row = row;

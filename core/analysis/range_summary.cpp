@@ -168,7 +168,7 @@ int64_t traceOriginNs(const EventTable& events) {
     for (uint32_t row = 0; row < events.size(); ++row) {
         const PyNum::Kind k = events.kinds[row].ts;
         if (events.phase[row] != 'M' && (k == PyNum::Kind::Int || k == PyNum::Kind::Float))
-            origin = std::min(origin, events.tsNs[row]);
+            origin = std::min(origin, events.tsNs(row));
     }
     return origin == INT64_MAX ? 0 : origin;
 }

@@ -131,8 +131,8 @@ std::string stringArg(const nlohmann::ordered_json& args, const char* key) {
 RankCollective collectiveOf(const Trace& trace, uint32_t row) {
     const EventTable& e = trace.events;
     RankCollective c;
-    c.startNs = e.tsNs[row];
-    c.durationNs = e.durNs[row];
+    c.startNs = e.tsNs(row);
+    c.durationNs = e.durNs(row);
     const nlohmann::ordered_json args = trace.args(row).object();
     if (args.is_object()) {
         c.name = stringArg(args, "Collective name");
@@ -174,7 +174,7 @@ bool isCollectiveKernel(std::string_view name) {
 std::vector<StepSpan> profilerSteps(const Trace& trace) {
     const EventTable& e = trace.events;
     std::vector<StepSpan> out;
-    if (e.tsNs.empty()) return out;
+    if (!e.hasNanos) return out;
     constexpr std::string_view kPrefix = "ProfilerStep#";
     for (uint32_t row = 0; row < e.size(); ++row) {
         if (e.phase[row] != 'X') continue;
@@ -182,7 +182,7 @@ std::vector<StepSpan> profilerSteps(const Trace& trace) {
         if (!name.starts_with(kPrefix)) continue;
         const std::optional<int64_t> n = integer(name.substr(kPrefix.size()));
         if (!n) continue;
-        out.push_back({*n, row, e.tsNs[row], e.tsNs[row] + e.durNs[row]});
+        out.push_back({*n, row, e.tsNs(row), e.tsNs(row) + e.durNs(row)});
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const StepSpan& a, const StepSpan& b) { return a.startNs < b.startNs; });
@@ -205,7 +205,7 @@ RankStepSummary summarizeRankSteps(const Trace& trace, const FlowIndex& flows) {
     bool anyEvent = false;
     for (uint32_t row = 0; row < e.size(); ++row) {
         if (e.phase[row] != 'X') continue;
-        const int64_t start = e.tsNs[row], end = start + e.durNs[row];
+        const int64_t start = e.tsNs(row), end = start + e.durNs(row);
         out.firstNs = anyEvent ? std::min(out.firstNs, start) : start;
         out.lastNs = anyEvent ? std::max(out.lastNs, end) : end;
         anyEvent = true;
@@ -215,7 +215,7 @@ RankStepSummary summarizeRankSteps(const Trace& trace, const FlowIndex& flows) {
         // step they belong to.
         const StepSpan* step = nullptr;
         if (const uint32_t launch = flows.sourceOf(row); launch != kNoRow)
-            step = finder.at(e.tsNs[launch]);
+            step = finder.at(e.tsNs(launch));
         if (!step) step = finder.at(start);
         if (!step) continue;
         Kernels& k = byStep[step->step];
@@ -242,7 +242,7 @@ RankStepSummary summarizeRankSteps(const Trace& trace, const FlowIndex& flows) {
             f.collectiveNs = lengthOf(unionOf(std::move(k->second.collective)));
             auto& rows = k->second.collectives;
             std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
-                return std::tuple(e.tsNs[a], a) < std::tuple(e.tsNs[b], b);
+                return std::tuple(e.tsNs(a), a) < std::tuple(e.tsNs(b), b);
             });
             for (const uint32_t row : rows) f.collectives.push_back(collectiveOf(trace, row));
             anyCollective = anyCollective || !rows.empty();

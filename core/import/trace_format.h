@@ -20,8 +20,8 @@ struct LoadOptions {
     // Bytes of traceEvents per parallel chunk at least (tests and fuzzers lower it to reach the
     // chunk seams with small inputs).
     uint64_t chunkBytes = uint64_t(8) << 20;
-    // Fill EventTable::tsNs and durNs (exact nanoseconds, for display). Annotating does without
-    // them: 16 bytes less per event to write and keep.
+    // Read exact nanoseconds (EventTable::tsNs, durNs: for display) where they differ from the
+    // microseconds' nearest. Annotating does without them: less to read.
     bool nanoseconds = true;
     // Told the bytes scanned so far and the total, on the loading thread; its cancel stops the
     // load.

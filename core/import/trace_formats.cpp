@@ -44,6 +44,7 @@ Trace parseTrace(TraceBytes bytes, const std::string& name, const LoadOptions& o
     const TraceFormat& format = formatFor(bytes);
     Trace trace = format.read(std::move(bytes), name, options);
     trace.format = format.id;
+    trace.events.hasNanos = options.nanoseconds;
     return trace;
 }
 

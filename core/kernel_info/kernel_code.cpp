@@ -132,7 +132,7 @@ std::optional<ExternCallOrder> externCallOrderOf(const Trace& trace, const Track
                                                  std::string_view externName) {
     const EventTable& ev = trace.events;
     uint32_t launch = runtimeLaunchOf(trace, flows, kernelRow);
-    if (launch == kNoRow || ev.tsNs.empty()) return std::nullopt;
+    if (launch == kNoRow || !ev.hasNanos) return std::nullopt;
     uint32_t region = compiledRegionOf(ev, tracks, launch);
     if (region == kNoRow) return std::nullopt;
     const std::vector<uint32_t> around = tracks.enclosing(launch);
@@ -150,13 +150,13 @@ std::optional<ExternCallOrder> externCallOrderOf(const Trace& trace, const Track
     }
     if (launcher == kNoRow) return std::nullopt;
     const std::string_view name = ev.nameOf(launcher);
-    const int64_t begin = ev.tsNs[region], end = ev.tsNs[region] + ev.durNs[region];
+    const int64_t begin = ev.tsNs(region), end = ev.tsNs(region) + ev.durNs(region);
     ExternCallOrder order;
     for (uint32_t r = 0; r < ev.size(); ++r) {
         if (ev.phase[r] != 'X' || ev.pid[r] != ev.pid[launcher] || ev.tid[r] != ev.tid[launcher] ||
-            ev.tsNs[r] < begin || ev.tsNs[r] >= end || ev.nameOf(r) != name)
+            ev.tsNs(r) < begin || ev.tsNs(r) >= end || ev.nameOf(r) != name)
             continue;
-        if (ev.tsNs[r] < ev.tsNs[launcher] || (ev.tsNs[r] == ev.tsNs[launcher] && r < launcher))
+        if (ev.tsNs(r) < ev.tsNs(launcher) || (ev.tsNs(r) == ev.tsNs(launcher) && r < launcher))
             ++order.index;
         ++order.count;
     }

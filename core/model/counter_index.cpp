@@ -88,7 +88,7 @@ CounterIndex CounterIndex::build(const Trace& trace, const TrackIndex& tracks) {
         if (!object.is_object()) continue;
         const nlohmann::json args = object;  // members by name: series are made in that order
         const DisplayKey pid = displayKey(ev.keys, ev.pid[row]);
-        const int64_t ts = ev.tsNs[row];
+        const int64_t ts = ev.tsNs(row);
         if (counter) {
             const std::string name(ev.nameOf(row));
             for (const auto& [key, v] : args.items()) {

@@ -52,8 +52,6 @@ void EventTable::reserve(std::size_t n) {
     pid.reserve(n);
     tid.reserve(n);
     externalId.reserve(n);
-    tsNs.reserve(n);
-    durNs.reserve(n);
     tsBits.reserve(n);
     durCodes.reserve(n);
     kinds.reserve(n);
@@ -62,7 +60,7 @@ void EventTable::reserve(std::size_t n) {
 EventTable::ProcessingColumns EventTable::takeProcessingColumns() {
     return {std::move(name),      std::move(cat),        std::move(phase),   std::move(pid),
             std::move(tid),       std::move(externalId), std::move(uidKeys), std::move(flowIds),
-            std::move(tsNs),      std::move(durNs),      std::move(tsBits),  std::move(durCodes),
+            std::move(tsBits),    std::move(durCodes),   std::move(tsNsFix), std::move(durNsFix),
             std::move(bigFlowId), std::move(strings),    std::move(keys)};
 }
 
@@ -96,8 +94,8 @@ void EventTable::append(EventTable&& other) {
         argsLength.append(std::move(other.argsLength));
         appendColumn(phase, other.phase);
         flowIds.append(std::move(other.flowIds), offset, [](int64_t id) { return id; });
-        appendColumn(tsNs, other.tsNs);
-        durNs.append(std::move(other.durNs));
+        tsNsFix.append(std::move(other.tsNsFix), offset);
+        durNsFix.append(std::move(other.durNsFix), offset);
         appendColumn(tsBits, other.tsBits);
         durCodes.append(std::move(other.durCodes));
         appendColumn(kinds, other.kinds);

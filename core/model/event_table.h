@@ -3,11 +3,13 @@
 // demand.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "base/correction_column.h"
 #include "base/narrow_column.h"
 #include "base/offset_column.h"
 #include "base/sparse_column.h"
@@ -60,14 +62,17 @@ struct EventTable {
     SparseColumn<int64_t> flowIds;
     std::unordered_map<uint32_t, __int128> bigFlowId;  // int(id) beyond int64, by row
 
-    // ts and dur: the Python number (processor) and exact nanoseconds (display; empty when the
-    // trace was loaded without them).
-    std::vector<int64_t> tsNs;
-    NarrowColumn<int64_t, uint32_t> durNs;
+    // ts and dur: the Python number (processor) and exact nanoseconds (display). The
+    // nanoseconds are derived from the number (tsNs(), durNs()), corrected on the rows where it
+    // does not give them back (more than three decimals, more digits than a double holds): on
+    // most traces no row, so they cost no memory. hasNanos: the trace was loaded with them (else
+    // they are the numbers' nearest nanoseconds).
     std::vector<uint64_t> tsBits;  // int64 or double bits, by kind
     // dur's bits, as tsBits, narrowed (pushDur, durBitsOf): an int's value, or a float's
     // thousandths where they give back the same double (a dur of 1.234 µs); escaped otherwise.
     NarrowColumn<uint64_t, uint32_t> durCodes;
+    CorrectionColumn tsNsFix, durNsFix;
+    bool hasNanos = false;
 
     struct Kinds {
         ValueKind event : 3;
@@ -117,10 +122,9 @@ struct EventTable {
         std::vector<KeyId> pid, tid, externalId;
         SparseColumn<KeyId> uidKeys;
         SparseColumn<int64_t> flowIds;
-        std::vector<int64_t> tsNs;
-        NarrowColumn<int64_t, uint32_t> durNs;
         std::vector<uint64_t> tsBits;
         NarrowColumn<uint64_t, uint32_t> durCodes;
+        CorrectionColumn tsNsFix, durNsFix;
         std::unordered_map<uint32_t, __int128> bigFlowId;
         StringPool strings;
         KeyPool keys;
@@ -132,6 +136,19 @@ struct EventTable {
     uint64_t durBitsOf(uint32_t row) const;
     // Appends a row's dur (kinds[row].dur is kind).
     void pushDur(PyNum::Kind kind, uint64_t bits);
+
+    int64_t tsNs(uint32_t row) const {
+        return wrapAdd(nanosOf(kinds[row].ts, tsBits[row]), tsNsFix[row]);
+    }
+    int64_t durNs(uint32_t row) const {
+        return wrapAdd(durNsDerived(kinds[row].dur, row), durNsFix[row]);
+    }
+    // Records the exact nanoseconds of the row whose ts and dur (of these kinds) were pushed
+    // last; rows are set in order.
+    void setNanos(uint32_t row, PyNum::Kind tsKind, int64_t ts, PyNum::Kind durKind, int64_t dur) {
+        tsNsFix.set(row, wrapSub(ts, nanosOf(tsKind, tsBits[row])));
+        durNsFix.set(row, wrapSub(dur, durNsDerived(durKind, row)));
+    }
     std::string_view nameOf(uint32_t row) const {
         return kinds[row].name == ValueKind::String ? strings.at(name[row]) : std::string_view();
     }
@@ -148,6 +165,35 @@ struct EventTable {
     void append(EventTable&& other);
 
     static PyNum number(PyNum::Kind kind, uint64_t bits);
+    // The nanoseconds nearest a number of microseconds (0 for no number), within +-2^62: exact
+    // for an int, and for a float that is the double nearest a decimal with at most three places
+    // below 2^43 µs (101 days).
+    static int64_t nanosOf(PyNum::Kind kind, uint64_t bits) {
+        constexpr int64_t kLimit = (int64_t(1) << 62) / 1000;  // µs
+        if (kind == PyNum::Kind::Int) {
+            const auto us = int64_t(bits);
+            return us > kLimit ? kLimit * 1000 : us < -kLimit ? -kLimit * 1000 : us * 1000;
+        }
+        if (kind != PyNum::Kind::Float) return 0;
+        const double us = std::bit_cast<double>(bits);
+        if (!(us > -double(kLimit) && us < double(kLimit)))
+            return us > 0 ? kLimit * 1000 : us < 0 ? -kLimit * 1000 : 0;  // NaN: 0
+        // The whole microseconds and the fraction apart: both exact, so only the fraction's
+        // product rounds, far below the half nanosecond.
+        const auto whole = int64_t(us);
+        const double part = (us - double(whole)) * 1000.0;
+        return whole * 1000 + int64_t(part < 0 ? part - 0.5 : part + 0.5);
+    }
+
+private:
+    // A float's dur code is its thousandths of a microsecond (pushDur) where not escaped.
+    int64_t durNsDerived(PyNum::Kind kind, uint32_t row) const {
+        if (kind == PyNum::Kind::Float && !durCodes.isEscaped(row)) return int64_t(durCodes[row]);
+        return nanosOf(kind, durBitsOf(row));
+    }
+    // The corrections are differences taken modulo 2^64, so that any value comes back.
+    static int64_t wrapSub(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
+    static int64_t wrapAdd(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
 };
 
 }  // namespace stackline

@@ -14,11 +14,11 @@ namespace {
 uint32_t bindFlow(const EventTable& ev, const TrackIndex& tracks, uint32_t track, uint32_t row,
                   bool finish) {
     if (track == kNoTrack) return kNoRow;
-    const int64_t ts = ev.tsNs[row];
+    const int64_t ts = ev.tsNs(row);
     // Kineto writes the flow right after its slice; the slice before is the usual case, the one
     // after covers writers that put the flow first.
     for (uint32_t n : {row - 1, row + 1}) {
-        if (n < ev.size() && ev.phase[n] == 'X' && ev.tsNs[n] == ts && tracks.trackOf(n) == track)
+        if (n < ev.size() && ev.phase[n] == 'X' && ev.tsNs(n) == ts && tracks.trackOf(n) == track)
             return n;
     }
     uint32_t slice = tracks.sliceAt(track, ts);
@@ -70,7 +70,7 @@ FlowIndex FlowIndex::build(const EventTable& ev, const TrackIndex& tracks) {
         }
         const uint32_t cat = ev.kinds[row].cat == ValueKind::String ? ev.cat[row] : 0;
         (finish ? finishes : starts)
-            .push_back({ev.flowIds.at(row, 0, nextId), ev.tsNs[row], cat, slice});
+            .push_back({ev.flowIds.at(row, 0, nextId), ev.tsNs(row), cat, slice});
     }
     auto byKey = [](const End& a, const End& b) { return a.key() < b.key(); };
     std::sort(starts.begin(), starts.end(), byKey);

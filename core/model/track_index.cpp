@@ -68,7 +68,7 @@ private:
 // its innermost enclosing slice, or to the first level below that which is free at its start, so
 // a slice that overlaps another without nesting gets a row of its own instead of being dropped.
 int64_t endOf(const EventTable& ev, const SliceRef& s) {
-    return s.start + std::max<int64_t>(0, ev.durNs[s.row]);
+    return s.start + std::max<int64_t>(0, ev.durNs(s.row));
 }
 
 void buildLevels(const EventTable& ev, Track& track, std::vector<SliceRef>& slices,
@@ -318,14 +318,14 @@ TrackIndex TrackIndex::build(const EventTable& ev, const TraceMetadata& metadata
             // Counters are drawn by CounterIndex; here they only widen the extent and make
             // their pid a process.
             counterPids.insert(keyId(ev.pid[row]));
-            lo = std::min(lo, ev.tsNs[row]);
-            hi = std::max(hi, ev.tsNs[row]);
+            lo = std::min(lo, ev.tsNs(row));
+            hi = std::max(hi, ev.tsNs(row));
             continue;
         }
         Pending& p = pendingOf(row);
-        const int64_t ts = ev.tsNs[row];
+        const int64_t ts = ev.tsNs(row);
         if (slice) {
-            const int64_t end = ts + std::max<int64_t>(0, ev.durNs[row]);
+            const int64_t end = ts + std::max<int64_t>(0, ev.durNs(row));
             p.slices.push_back({ts, row, 0});
             if (kineto::isGpuActivity(categories.of(row))) p.gpu = true;
             hi = std::max(hi, end);

@@ -137,8 +137,8 @@ private:
         const uint32_t t = trackOf(row);
         if (t == kNoTrack) return;
         const Track& tr = tracks_[t];
-        const int64_t s = events_->tsNs[row];
-        const int64_t e = isInstant(row) ? s : s + std::max<int64_t>(0, events_->durNs[row]);
+        const int64_t s = events_->tsNs(row);
+        const int64_t e = isInstant(row) ? s : s + std::max<int64_t>(0, events_->durNs(row));
         const size_t from = isInstant(row) ? tr.levels.size() : levelOf_[row];
         for (size_t l = from; l-- > 0;) {
             const TrackLevel& lv = tr.levels[l];

@@ -239,7 +239,7 @@ py::dict PyTrace::kernels(bool eager, bool withStack) const {
     forEachKernelSample(
         trace(), loaded_.provenance, stacksOptions(eager), [&](const KernelSample& k) {
             uid.push_back(k.row);
-            ts.push_back(ev.tsNs[k.row]);
+            ts.push_back(ev.tsNs(k.row));
             dur.push_back(k.ns);
             device.push_back(keyInt(ev.pid[k.row]));
             stream.push_back(keyInt(ev.tid[k.row]));
@@ -300,8 +300,8 @@ py::dict PyTrace::events(const std::optional<std::string>& category) const {
     for (uint32_t row = 0; row < ev.size(); ++row) {
         if (category && ev.catOf(row) != *category) continue;
         uid.push_back(row);
-        ts.push_back(ev.tsNs[row]);
-        dur.push_back(ev.durNs[row]);
+        ts.push_back(ev.tsNs(row));
+        dur.push_back(ev.durNs(row));
         pid.push_back(keyInt(ev.pid[row]));
         tid.push_back(keyInt(ev.tid[row]));
         name.push(ev.nameOf(row));

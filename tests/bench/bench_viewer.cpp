@@ -252,7 +252,7 @@ std::vector<Interaction> benchInteractions(const Options& opt, const std::string
         TimelineView* tl = w.timeline();
         for (int k = 0; k < n && !kernels.empty(); ++k) {
             const uint32_t row = kernels[rng() % kernels.size()];
-            const int64_t ts = doc.events().tsNs[row];
+            const int64_t ts = doc.events().tsNs(row);
             w.state()->zoom()->setWindow(ts - 20'000, ts + 20'000);
             tl->revealEvent(row);
             settle();

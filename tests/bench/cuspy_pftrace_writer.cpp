@@ -280,7 +280,7 @@ void nestTrackSlices(std::vector<PendingGroup>& groups, const std::set<uint64_t>
 
 CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
     const EventTable& t = trace.events;
-    if (t.tsNs.empty() && t.size()) throw std::runtime_error("load the trace with nanoseconds");
+    if (!t.hasNanos && t.size()) throw std::runtime_error("load the trace with nanoseconds");
     CuspyLayout layout;
     layout.baseNs = baseTimeNs;
     Tracks tracks(layout);
@@ -303,9 +303,9 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
             tracks.threadNames[pid + "," + t.keys.describe(t.tid[r])] = value;
     }
 
-    auto absTs = [&](uint32_t r) { return baseTimeNs + t.tsNs[r]; };
+    auto absTs = [&](uint32_t r) { return baseTimeNs + t.tsNs(r); };
     auto absEnd = [&](uint32_t r) {
-        return baseTimeNs + t.tsNs[r] + std::max<int64_t>(t.durNs[r], 0);
+        return baseTimeNs + t.tsNs(r) + std::max<int64_t>(t.durNs(r), 0);
     };
 
     // --- CPU slices: every X event outside _NON_CPU_CATS, args spread as annotations.
@@ -487,7 +487,7 @@ CuspyLayout cuspyLayoutOf(const Trace& trace, int64_t baseTimeNs) {
                                : (args.contains("stream") ? num(args, "stream")
                                                           : t.keys.asInt(t.tid[r]).value_or(0));
         st.ts.push_back(absTs(r));
-        st.dur.push_back(std::max<int64_t>(t.durNs[r], 0));
+        st.dur.push_back(std::max<int64_t>(t.durNs(r), 0));
         st.eventId.push_back(i + 1);
         st.gpu.push_back(int32_t(device));
         st.stageIid.push_back(stageRows[i].kind->iid);

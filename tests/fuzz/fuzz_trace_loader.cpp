@@ -35,8 +35,8 @@ std::string describeRow(const EventTable& t, uint32_t row) {
         " name=" + std::string(t.nameOf(row)) + " cat=" + std::string(t.catOf(row)) +
         " ph=" + std::to_string(int(t.phase[row])) + " pid=" + t.keys.describe(t.pid[row]) +
         " tid=" + t.keys.describe(t.tid[row]) + " ext=" + t.keys.describe(t.externalId[row]) +
-        " uid=" + t.keys.describe(t.uidOf(row)) + " ts=" + std::to_string(t.tsNs[row]) + "/" +
-        std::to_string(t.tsBits[row]) + " dur=" + std::to_string(t.durNs[row]) + "/" +
+        " uid=" + t.keys.describe(t.uidOf(row)) + " ts=" + std::to_string(t.tsNs(row)) + "/" +
+        std::to_string(t.tsBits[row]) + " dur=" + std::to_string(t.durNs(row)) + "/" +
         std::to_string(t.durBitsOf(row)) + " kinds=" + std::to_string(int(k.event)) +
         std::to_string(int(k.name)) + std::to_string(int(k.cat)) + std::to_string(int(k.args)) +
         std::to_string(int(k.callFrom)) + std::to_string(int(k.ts)) + std::to_string(int(k.dur)) +

@@ -106,10 +106,10 @@ struct Reader {
                 kineto::categoryOf(e.catOf(row)) == kineto::Category::ForwardBackwardFlow &&
                 e.kinds[row].flowId == FlowIdStatus::Ok) {
                 FlowEnds& f = flows[e.flowIds.at(row, 0)];
-                (ph == 's' ? f.forward : f.backward) = std::tuple{*pid, *tid, e.tsNs[row]};
+                (ph == 's' ? f.forward : f.backward) = std::tuple{*pid, *tid, e.tsNs(row)};
             }
             if (ph != 'X' || !pid || !tid) continue;
-            const int64_t start = base + e.tsNs[row], end = start + e.durNs[row];
+            const int64_t start = base + e.tsNs(row), end = start + e.durNs(row);
             const std::string_view cat = e.catOf(row);
             const kineto::Category kind = kineto::categoryOf(cat);
             if (kind == kineto::Category::CpuOp || kind == kineto::Category::UserAnnotation) {
@@ -163,7 +163,7 @@ std::vector<int64_t> rangeSequenceNumbers(const Reader& r) {
     for (uint32_t i = 0; i < r.ranges.size(); ++i) {
         const CpuItem& c = r.ranges[i];
         seq[i] = r.trace.args(c.row).integer("Sequence number").value_or(-1);
-        byStart.emplace(std::tuple{c.pid, c.tid, r.e.tsNs[c.row]}, i);
+        byStart.emplace(std::tuple{c.pid, c.tid, r.e.tsNs(c.row)}, i);
     }
     for (const auto& [id, f] : r.flows) {
         if (!f.forward || !f.backward) continue;
@@ -232,7 +232,7 @@ void applyLaunchOptions(std::vector<ApiItem>& apis, std::vector<GpuItem>& gpus,
 
 ConvertCounts writeExport(const Trace& trace, const std::string& outPath, const ConvertOptions& o) {
     const EventTable& e = trace.events;
-    if (e.tsNs.size() != e.size()) throw InputError(trace.path + ": loaded without nanoseconds");
+    if (!e.hasNanos) throw InputError(trace.path + ": loaded without nanoseconds");
     ConvertCounts counts;
     counts.baseTimeNs = baseTime(trace).value_or(0);
     Reader r(trace, counts.baseTimeNs);

@@ -96,7 +96,7 @@ JsonCounts countJson(const Trace& t) {
         if (cat == "cuda_driver") ++c.driver;
         if (k == kineto::Category::Kernel) {
             ++c.kernels;
-            c.firstKernelNs = std::min(c.firstKernelNs, e.tsNs[row]);
+            c.firstKernelNs = std::min(c.firstKernelNs, e.tsNs(row));
         }
         if (cat == "gpu_memcpy") ++c.memcpys;
         if (cat == "gpu_memset") ++c.memsets;

@@ -29,8 +29,6 @@ struct Builder {
         t.pid.push_back(pid);
         t.tid.push_back(tid);
         t.externalId.push_back(kNoKey);
-        t.tsNs.push_back(ts);
-        t.durNs.push_back(dur);
         t.tsBits.push_back(0);
         EventTable::Kinds k{};
         k.event = ValueKind::Object;
@@ -40,6 +38,7 @@ struct Builder {
         k.dur = PyNum::Kind::Int;
         t.pushDur(k.dur, 0);
         t.kinds.push_back(k);
+        t.setNanos(row, k.ts, ts, k.dur, dur);  // all in the corrections: the numbers are 0
         p.reached.push_back(false);
         p.written.push_back(false);
         return row;
@@ -54,6 +53,7 @@ std::shared_ptr<ViewedTrace> syntheticDocument(uint64_t events, uint32_t seed, b
     EventTable& t = trace->events;
     Provenance& p = doc->provenance;
     t.reserve(events + 16);
+    t.hasNanos = true;
     Builder b{t,
               p,
               t.strings.intern("kernel"),

@@ -245,9 +245,9 @@ void DetailsPanel::setEvent(uint32_t row) {
     category_->setText(QString::fromUtf8(ev.catOf(row_).data(), qsizetype(ev.catOf(row_).size())));
     const int64_t origin = doc.originNs;
     start_->setText(tr("+%1 (ts %2 µs)")
-                        .arg(formatDuration(ev.tsNs[row_] - origin),
-                             QString::fromStdString(formatMicros(ev.tsNs[row_]))));
-    duration_->setText(ev.phase[row_] == 'X' ? formatDuration(ev.durNs[row_]) : tr("instant"));
+                        .arg(formatDuration(ev.tsNs(row_) - origin),
+                             QString::fromStdString(formatMicros(ev.tsNs(row_)))));
+    duration_->setText(ev.phase[row_] == 'X' ? formatDuration(ev.durNs(row_)) : tr("instant"));
     const uint32_t t = doc.tracks.trackOf(row_);
     if (t != kNoTrack) {
         const Track& tr_ = doc.tracks.tracks()[t];
@@ -286,7 +286,7 @@ void DetailsPanel::showLinks(uint32_t row) {
         const bool launch = f.isLaunch();
         const bool backward = f.category == kineto::Category::ForwardBackwardFlow;
         if (f.to == row) {
-            const QString gap = formatDuration(ev.tsNs[row] - ev.tsNs[f.from]);
+            const QString gap = formatDuration(ev.tsNs(row) - ev.tsNs(f.from));
             lines << (launch     ? tr("Launched by %1 (%2 earlier)")
                       : backward ? tr("Forward: %1 (%2 earlier)")
                                  : tr("Flow from %1 (%2 earlier)"))

@@ -30,7 +30,7 @@ uint32_t firstOf(const ViewedTrace& doc, const std::vector<uint32_t>& rows) {
     const EventTable& ev = doc.events();
     uint32_t first = kNoRow;
     for (uint32_t r : rows)
-        if (r < ev.size() && (first == kNoRow || ev.tsNs[r] < ev.tsNs[first])) first = r;
+        if (r < ev.size() && (first == kNoRow || ev.tsNs(r) < ev.tsNs(first))) first = r;
     return first;
 }
 
@@ -214,9 +214,9 @@ void DiffPanel::highlight(const std::vector<uint32_t>& base, const std::vector<u
     for (size_t i = 0; i < 2; ++i) {
         if (first[i] == kNoRow) continue;
         const EventTable& ev = docs[i]->events();
-        const int64_t start = ev.tsNs[first[i]] + state_->offsetNs(docs[i].get());
+        const int64_t start = ev.tsNs(first[i]) + state_->offsetNs(docs[i].get());
         lo = std::min(lo, start);
-        hi = std::max(hi, start + std::max<int64_t>(0, ev.durNs[first[i]]));
+        hi = std::max(hi, start + std::max<int64_t>(0, ev.durNs(first[i])));
     }
     if (lo > hi) return;
     const int64_t pad = std::max<int64_t>((hi - lo) / 4, 2000);

@@ -73,9 +73,9 @@ void InstanceStepper::step(int direction) {
     if (const int pos = position(); pos >= 0) {
         i = (size_t(pos) + n + size_t(direction)) % n;
     } else if (const uint32_t sel = state_->selectedRow(doc_.get()); sel != kNoRow) {
-        const auto& ts = doc_->events().tsNs;
-        auto after = std::upper_bound(rows_.begin(), rows_.end(), ts[sel],
-                                      [&](int64_t t, uint32_t r) { return t < ts[r]; });
+        const EventTable& ev = doc_->events();
+        auto after = std::upper_bound(rows_.begin(), rows_.end(), ev.tsNs(sel),
+                                      [&](int64_t t, uint32_t r) { return t < ev.tsNs(r); });
         if (direction > 0 && after != rows_.end()) i = size_t(after - rows_.begin());
         if (direction < 0 && after != rows_.begin()) i = size_t(after - rows_.begin()) - 1;
     }
@@ -84,10 +84,11 @@ void InstanceStepper::step(int direction) {
 
 void InstanceStepper::slowest() {
     if (rows_.empty()) return;
-    const auto& dur = doc_->events().durNs;
-    state_->select(*std::max_element(rows_.begin(), rows_.end(),
-                                     [&](uint32_t a, uint32_t b) { return dur[a] < dur[b]; }),
-                   true);
+    const EventTable& ev = doc_->events();
+    state_->select(
+        *std::max_element(rows_.begin(), rows_.end(),
+                          [&](uint32_t a, uint32_t b) { return ev.durNs(a) < ev.durNs(b); }),
+        true);
 }
 
 void InstanceStepper::update() {

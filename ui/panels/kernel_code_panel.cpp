@@ -60,7 +60,7 @@ uint32_t kernelOf(const ViewedTrace& doc, uint32_t row) {
     const uint32_t track = doc.tracks.trackOf(row);
     if (track == kNoTrack || doc.tracks.isInstant(row)) return kNoRow;
     const EventTable& ev = doc.events();
-    const int64_t start = ev.tsNs[row], end = start + std::max<int64_t>(0, ev.durNs[row]);
+    const int64_t start = ev.tsNs(row), end = start + std::max<int64_t>(0, ev.durNs(row));
     const Track& t = doc.tracks.tracks()[track];
     uint32_t found = kNoRow;
     for (size_t l = doc.tracks.levelOf(row); l < t.levels.size(); ++l) {
@@ -130,7 +130,7 @@ QString gpuTimeText(const ViewedTrace& doc, uint32_t row) {
             continue;
         const uint32_t g = doc.compiledRegionFor(r);
         if ((g != kNoRow ? ev.nameOf(g) : std::string_view()) != regionName) continue;
-        const int64_t d = std::max<int64_t>(0, ev.durNs[r]);
+        const int64_t d = std::max<int64_t>(0, ev.durNs(r));
         ++count;
         total += d;
         lo = std::min(lo, d);

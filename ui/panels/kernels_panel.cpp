@@ -56,7 +56,7 @@ int KernelsModel::rebuild() {
         const EventTable& ev = doc_->events();
         for (Entry& e : entries_)
             std::stable_sort(e.instances.begin(), e.instances.end(),
-                             [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
+                             [&](uint32_t a, uint32_t b) { return ev.tsNs(a) < ev.tsNs(b); });
     }
     return int(entries_.size());
 }
@@ -80,7 +80,7 @@ void KernelsModel::add(size_t i, std::unordered_map<std::string, size_t>& byText
     }
     auto inRange = [&](uint32_t row) {
         if (!range) return true;
-        if (!range->overlaps(ev.tsNs[row], ev.durNs[row])) return false;
+        if (!range->overlaps(ev.tsNs(row), ev.durNs(row))) return false;
         if (onTrack.empty()) return true;
         const uint32_t t = doc.tracks.trackOf(row);
         return t < onTrack.size() && onTrack[t];
@@ -102,7 +102,7 @@ void KernelsModel::add(size_t i, std::unordered_map<std::string, size_t>& byText
             entries_.back().rankTotals.assign(docs_.size(), 0);
         }
         Entry& e = entries_[at];
-        const int64_t ns = range ? range->clip(ev.tsNs[row], ev.durNs[row]) : ev.durNs[row];
+        const int64_t ns = range ? range->clip(ev.tsNs(row), ev.durNs(row)) : ev.durNs(row);
         e.total += ns;
         ++e.count;
         if (!docs_.empty()) e.rankTotals[i] += ns;

@@ -23,7 +23,7 @@ int UnresolvedModel::rebuild() {
                 doc_->status(row) == KernelStatus::Unresolved)
                 rows_.push_back(row);
         std::stable_sort(rows_.begin(), rows_.end(),
-                         [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
+                         [&](uint32_t a, uint32_t b) { return ev.tsNs(a) < ev.tsNs(b); });
     }
     return int(rows_.size());
 }
@@ -42,7 +42,7 @@ std::vector<uint32_t> UnresolvedModel::sameKernel(uint32_t event) const {
 }
 
 int64_t UnresolvedModel::startOf(uint32_t row) const {
-    return doc_->events().tsNs[row] - doc_->originNs;
+    return doc_->events().tsNs(row) - doc_->originNs;
 }
 
 QVariant UnresolvedModel::text(int row, int column) const {
@@ -53,7 +53,7 @@ QVariant UnresolvedModel::text(int row, int column) const {
         case Start:
             return QStringLiteral("+") + formatDuration(startOf(event));
         case Duration:
-            return formatDuration(doc_->events().durNs[event]);
+            return formatDuration(doc_->events().durNs(event));
         case Uid:
             return qint64(event);
         case Region: {
@@ -68,7 +68,7 @@ QVariant UnresolvedModel::extra(int row, int column, int role) const {
     const uint32_t event = rows_[size_t(row)];
     if (role != kSortRole) return {};
     if (column == Start) return qint64(startOf(event));
-    if (column == Duration) return qint64(doc_->events().durNs[event]);
+    if (column == Duration) return qint64(doc_->events().durNs(event));
     return {};  // the uid sorts as the number it shows
 }
 

@@ -40,7 +40,7 @@ uint32_t SearchController::findEvent(const QString& text) const {
     const QByteArray utf8 = text.toUtf8();
     const std::string_view needle(utf8.constData(), size_t(utf8.size()));
     uint32_t exact = kNoRow, partial = kNoRow;
-    auto earlier = [&](uint32_t a, uint32_t b) { return b == kNoRow || ev.tsNs[a] < ev.tsNs[b]; };
+    auto earlier = [&](uint32_t a, uint32_t b) { return b == kNoRow || ev.tsNs(a) < ev.tsNs(b); };
     for (uint32_t row = 0; row < ev.size(); ++row) {
         if (doc->tracks.trackOf(row) == kNoTrack) continue;
         const std::string_view name = ev.nameOf(row);
@@ -72,7 +72,7 @@ void SearchController::updateHits() {
             doc->tracks.trackOf(row) != kNoTrack)
             hits_.push_back(row);
     std::stable_sort(hits_.begin(), hits_.end(),
-                     [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
+                     [&](uint32_t a, uint32_t b) { return ev.tsNs(a) < ev.tsNs(b); });
 }
 
 void SearchController::findNext() {
@@ -92,7 +92,7 @@ void SearchController::step(int direction) {
     const EventTable& ev = doc->events();
     const uint32_t sel = state_->selectedRow(doc.get());
     auto before = [&](uint32_t a, uint32_t b) {
-        return ev.tsNs[a] != ev.tsNs[b] ? ev.tsNs[a] < ev.tsNs[b] : a < b;
+        return ev.tsNs(a) != ev.tsNs(b) ? ev.tsNs(a) < ev.tsNs(b) : a < b;
     };
     size_t i = 0;
     if (sel != kNoRow) {

@@ -112,14 +112,14 @@ void ViewerState::focus(uint32_t row) {
     const auto doc = current();
     if (!doc || row >= doc->events().size()) return;
     const EventTable& ev = doc->events();
-    const int64_t dur = std::max<int64_t>(0, ev.durNs[row]);
-    const int64_t centre = ev.tsNs[row] + dur / 2 + offsetNs(doc.get());
+    const int64_t dur = std::max<int64_t>(0, ev.durNs(row));
+    const int64_t centre = ev.tsNs(row) + dur / 2 + offsetNs(doc.get());
     // Wide enough to show the slice with context, and a kernel's launch unless that is so far
     // away that the kernel would shrink to a few pixels (its arrow still points that way).
     int64_t half = std::max<int64_t>(dur * 3, 2000);
     const uint32_t launch = doc->launchOf(row);
     const int64_t reach =
-        launch == kNoRow ? 0 : std::abs(ev.tsNs[row] + dur / 2 - ev.tsNs[launch]) * 5 / 4;
+        launch == kNoRow ? 0 : std::abs(ev.tsNs(row) + dur / 2 - ev.tsNs(launch)) * 5 / 4;
     if (reach <= std::max<int64_t>(dur * 25, 50'000)) half = std::max(half, reach);
     zoom_->setWindow(centre - half, centre + half);
     select(row, true);

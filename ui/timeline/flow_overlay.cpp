@@ -12,7 +12,7 @@ FlowOverlay::FlowOverlay(const EventTable& events, const FlowIndex& flows) : flo
     const auto& links = flows.links();
     spans_.reserve(links.size());
     for (uint32_t l = 0; l < links.size(); ++l)
-        spans_.push_back({events.tsNs[links[l].from], events.tsNs[links[l].to], l});
+        spans_.push_back({events.tsNs(links[l].from), events.tsNs(links[l].to), l});
     std::sort(spans_.begin(), spans_.end(),
               [](const Span& a, const Span& b) { return a.from < b.from; });
 }

@@ -362,7 +362,7 @@ bool TrackModel::isInstant(uint32_t event) const {
 }
 
 int64_t TrackModel::startOf(uint32_t event) const {
-    return doc_->events().tsNs[event];
+    return doc_->events().tsNs(event);
 }
 
 int64_t TrackModel::endOf(uint32_t event) const {
@@ -371,7 +371,7 @@ int64_t TrackModel::endOf(uint32_t event) const {
 }
 
 int64_t TrackModel::durationOf(uint32_t event) const {
-    return doc_->events().durNs[event];
+    return doc_->events().durNs(event);
 }
 
 int TrackModel::processOf(uint32_t event) const {

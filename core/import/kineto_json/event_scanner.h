@@ -604,13 +604,10 @@ private:
         t.externalId.push_back(r.externalId);
         if (r.uid != kNoKey) t.uidKeys.push(row, r.uid);
         if (k.flowId == FlowIdStatus::Ok) t.flowIds.push(row, r.flowId);
-        if (nanoseconds_) {
-            t.tsNs.push_back(r.tsNs);
-            t.durNs.push_back(r.durNs);
-        }
         t.tsBits.push_back(r.tsBits);
         t.pushDur(k.dur, r.durBits);
         t.kinds.push_back(k);
+        if (nanoseconds_) t.setNanos(row, k.ts, r.tsNs, k.dur, r.durNs);
     }
 };
 

@@ -195,10 +195,6 @@ private:
         t_.pid.push_back(t_.keys.intKey(pid));
         t_.tid.push_back(t_.keys.intKey(tid));
         t_.externalId.push_back(externalId == kNoValue ? kNoKey : t_.keys.intKey(externalId));
-        if (options_.nanoseconds) {
-            t_.tsNs.push_back(startNs);
-            t_.durNs.push_back(phase == 'X' ? durNs : 0);
-        }
         // As Kineto writes them: microseconds with a fraction.
         auto bits = [](int64_t ns) {
             const double us = double(ns) / 1000.0;
@@ -218,6 +214,7 @@ private:
         t_.pushDur(k.dur, phase == 'X' ? bits(durNs) : 0);
         k.flowId = FlowIdStatus::Missing;
         t_.kinds.push_back(k);
+        if (options_.nanoseconds) t_.setNanos(row, k.ts, startNs, k.dur, phase == 'X' ? durNs : 0);
         args_.push(args);
         return row;
     }

@@ -485,7 +485,6 @@ private:
         ev_.flowIds.reserve(flows.size());
         ev_.pid.reserve(rows), ev_.tid.reserve(rows), ev_.tsBits.reserve(rows);
         ev_.durCodes.reserve(rows);
-        if (options_.nanoseconds) ev_.tsNs.reserve(rows), ev_.durNs.reserve(rows);
         // In blocks of items, whose pages (and their flow entries') are given back once both
         // threads are past them: the items are read once, and the table grows meanwhile.
         constexpr uint32_t kBlock = 1 << 18;
@@ -500,20 +499,19 @@ private:
                                        nameRow(r, item, flow);
                                    });
                 eachRow(from, to, row, next,
-                        [&](uint32_t, const Item& item, const FlowAfter* flow) {
+                        [&](uint32_t r, const Item& item, const FlowAfter* flow) {
                             const Lane& lane = laneOf(item);
                             ev_.pid.push_back(lane.pid);
                             ev_.tid.push_back(lane.tid);
                             const bool sliced = !flow && hasDur(item);
                             const int64_t rel = item.ts - base_;
-                            if (options_.nanoseconds) {
-                                ev_.tsNs.push_back(rel);
-                                ev_.durNs.push_back(sliced ? item.dur : 0);
-                            }
+                            const int64_t dur = sliced ? item.dur : 0;
+                            const auto durKind = sliced ? PyNum::Kind::Float : PyNum::Kind::Missing;
                             ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
-                            ev_.pushDur(
-                                sliced ? PyNum::Kind::Float : PyNum::Kind::Missing,
-                                std::bit_cast<uint64_t>(double(sliced ? item.dur : 0) / 1000.0));
+                            ev_.pushDur(durKind, std::bit_cast<uint64_t>(double(dur) / 1000.0));
+                            // This thread's columns only: nameRow fills the kinds meanwhile.
+                            if (options_.nanoseconds)
+                                ev_.setNanos(r, PyNum::Kind::Float, rel, durKind, dur);
                         });
             });
             const size_t flowsFrom = next;

@@ -75,7 +75,7 @@ private slots:
         for (uint32_t row = 0; row < l.trace.events.size(); ++row) {
             if (l.eager.stackOf(row) == 0) continue;
             QCOMPARE(l.eager.origin(row), EagerOrigin::Launch);
-            totalNs += l.trace.events.durNs[row];
+            totalNs += l.trace.events.durNs(row);
             const std::string name(l.trace.events.nameOf(row));
             const std::string frame = expected["frame_by_kernel_name"].at(name);
             const std::vector<std::string> frames = frameNames(l, row);

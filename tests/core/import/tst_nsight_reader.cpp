@@ -78,7 +78,7 @@ private slots:
         auto firstKernel = [&](const Trace& tr) {
             int64_t best = INT64_MAX;
             for (uint32_t r = 0; r < tr.events.size(); ++r)
-                if (isKernel(tr.events.catOf(r))) best = std::min(best, tr.events.tsNs[r]);
+                if (isKernel(tr.events.catOf(r))) best = std::min(best, tr.events.tsNs(r));
             return best + tr.metadata.baseTimeNs.value_or(0);
         };
         QVERIFY(t.metadata.baseTimeNs.has_value());

@@ -42,7 +42,7 @@ std::string messageOf(const std::string& path) {
 }
 
 int64_t absoluteNs(const Trace& t, uint32_t row) {
-    return t.metadata.baseTimeNs.value_or(0) + t.events.tsNs[row];
+    return t.metadata.baseTimeNs.value_or(0) + t.events.tsNs(row);
 }
 
 // Each kernel with an eager stack, by (name, absolute start): its frame names, outermost first.
@@ -144,7 +144,7 @@ private slots:
                 if (tr.events.phase[r] == 'X' && tr.events.catOf(r) == "cuda_sync")
                     out.emplace(tr.events.nameOf(r), *tr.events.keys.asInt(tr.events.pid[r]),
                                 *tr.events.keys.asInt(tr.events.tid[r]), absoluteNs(tr, r),
-                                tr.events.durNs[r]);
+                                tr.events.durNs(r));
             return out;
         };
         QCOMPARE(syncs(json).size(), size_t(5));
@@ -153,12 +153,12 @@ private slots:
         for (uint32_t r = 0; r < t.events.size(); ++r)
             if (t.events.phase[r] == 'f' && t.events.catOf(r) == "ac2g")
                 flowEnds.emplace(*t.events.keys.asInt(t.events.pid[r]),
-                                 *t.events.keys.asInt(t.events.tid[r]), t.events.tsNs[r]);
+                                 *t.events.keys.asInt(t.events.tid[r]), t.events.tsNs(r));
         for (uint32_t r = 0; r < t.events.size(); ++r)
             if (t.events.phase[r] == 'X' && t.events.catOf(r) == "cuda_sync") {
                 QVERIFY(
                     flowEnds.contains({*t.events.keys.asInt(t.events.pid[r]),
-                                       *t.events.keys.asInt(t.events.tid[r]), t.events.tsNs[r]}));
+                                       *t.events.keys.asInt(t.events.tid[r]), t.events.tsNs(r)}));
                 const auto args = t.args(r).object();
                 QVERIFY(args.contains("correlation") && args.contains("stream"));
             }
@@ -252,7 +252,7 @@ private slots:
             if (kineto::isGpuKernel(json.events.catOf(r)))
                 firstJson = std::min(firstJson, absoluteNs(json, r));
         for (uint32_t r = 0; r < t.events.size(); ++r) {
-            if (kineto::isGpuKernel(t.events.catOf(r))) first = std::min(first, t.events.tsNs[r]);
+            if (kineto::isGpuKernel(t.events.catOf(r))) first = std::min(first, t.events.tsNs(r));
             memcpys += t.events.catOf(r) == "gpu_memcpy";
         }
         QCOMPARE(memcpys, 0u);
@@ -263,7 +263,7 @@ private slots:
         int64_t firstFull = INT64_MAX;
         for (uint32_t r = 0; r < full.events.size(); ++r)
             if (kineto::isGpuKernel(full.events.catOf(r)))
-                firstFull = std::min(firstFull, full.events.tsNs[r]);
+                firstFull = std::min(firstFull, full.events.tsNs(r));
         QCOMPARE(first, firstFull);
         QCOMPARE(first + *full.metadata.baseTimeNs, firstJson);
 

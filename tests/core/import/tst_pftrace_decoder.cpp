@@ -201,7 +201,7 @@ private slots:
             while (t.events.type[row] != pftrace::track_event::kTypeSliceBegin) ++row;
             QVERIFY(t.strings.at(t.events.name[row]) == w.trace.events.nameOf(r));
             QVERIFY(t.strings.at(t.events.category[row]) == w.trace.events.catOf(r));
-            QCOMPARE(t.events.ts[row] - base, w.trace.events.tsNs[r]);
+            QCOMPARE(t.events.ts[row] - base, w.trace.events.tsNs(r));
             const json args = w.trace.args(r).object();
             QVERIFY(json(pftrace::trackEventArgs(t, w.bytes, row)) ==
                     asCuspyWrites(args.is_object() ? args : json::object()));
@@ -211,7 +211,7 @@ private slots:
         // Kernels: names and absolute times as in the JSON.
         std::multiset<std::pair<std::string, int64_t>> jsonKernels, stageKernels;
         for (const uint32_t r : rowsOf(w.trace, {"kernel"}))
-            jsonKernels.emplace(w.trace.events.nameOf(r), w.trace.events.tsNs[r]);
+            jsonKernels.emplace(w.trace.events.nameOf(r), w.trace.events.tsNs(r));
         for (uint32_t i = 0; i < t.stages.size(); ++i)
             if (t.strings.at(t.stages.stage[i]) == "Kernel") {
                 QCOMPARE(t.stages.name[i], t.stages.kernel[i]);

@@ -44,7 +44,7 @@ std::multiset<Slice> slices(const Trace& t, std::initializer_list<std::string_vi
     for (uint32_t r = 0; r < e.size(); ++r)
         if (e.phase[r] == 'X' && std::find(cats.begin(), cats.end(), e.catOf(r)) != cats.end())
             out.emplace(e.catOf(r), e.nameOf(r), e.keys.describe(e.pid[r]),
-                        e.keys.describe(e.tid[r]), e.tsBits[r], e.durNs[r]);
+                        e.keys.describe(e.tid[r]), e.tsBits[r], e.durNs(r));
     return out;
 }
 
@@ -203,7 +203,7 @@ private slots:
             threadTrace({{"A", 0, 10}, {"B", 10, 10}, {"C", 10, 0}, {"D", 15, 0}, {"E", 20, 5}}))));
         std::vector<std::tuple<std::string, int64_t, int64_t>> got;
         for (uint32_t r = 0; r < t.events.size(); ++r)
-            got.emplace_back(t.events.nameOf(r), t.events.tsNs[r], t.events.durNs[r]);
+            got.emplace_back(t.events.nameOf(r), t.events.tsNs(r), t.events.durNs(r));
         const std::vector<std::tuple<std::string, int64_t, int64_t>> want = {{"A", 0, 10000},
                                                                              {"B", 10000, 10000},
                                                                              {"C", 10000, 0},

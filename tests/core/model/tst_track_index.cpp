@@ -83,8 +83,8 @@ private slots:
         const uint32_t launch = flows.sourceOf(kernel);
         QVERIFY(launch != UINT32_MAX);
         QCOMPARE(ev.nameOf(launch), std::string_view("cuLaunchKernel"));
-        QCOMPARE(ev.tsNs[launch],
-                 ev.tsNs[rowNamed(ev, "triton_poi_fused_gelu_0", "cpu_op")] + 10000);
+        QCOMPARE(ev.tsNs(launch),
+                 ev.tsNs(rowNamed(ev, "triton_poi_fused_gelu_0", "cpu_op")) + 10000);
         const uint32_t region = compiledRegionOf(ev, tracks_, launch);
         QCOMPARE(ev.nameOf(region), std::string_view("Torch-Compiled Region: 0/0"));
         // fwdbwd ids (1) and ac2g ids live in separate spaces; the fwd-bwd link is there too.

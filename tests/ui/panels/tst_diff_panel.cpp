@@ -184,8 +184,8 @@ private slots:
         const EventRef selected = state.selected();
         QCOMPARE(selected.doc, docs[0].get());
         QCOMPARE(docs[0]->events().nameOf(selected.row), std::string_view("ka"));
-        QCOMPARE(docs[0]->events().tsNs[selected.row], 110'000);
-        const int64_t at = docs[0]->events().tsNs[selected.row] + state.offsetNs(docs[0].get());
+        QCOMPARE(docs[0]->events().tsNs(selected.row), 110'000);
+        const int64_t at = docs[0]->events().tsNs(selected.row) + state.offsetNs(docs[0].get());
         QVERIFY(state.zoom()->windowStart() <= at && at <= state.zoom()->windowEnd());
 
         // A kernel row does the same for that kernel.
@@ -279,7 +279,7 @@ private slots:
         // ProfilerStep#1 of both runs at the same time on the window's axis.
         auto stepStart = [&](const ViewedTrace& doc) {
             const uint32_t step = ui_test::rowNamed(doc, "ProfilerStep#1", "user_annotation");
-            return doc.events().tsNs[step] + window.state()->offsetNs(&doc);
+            return doc.events().tsNs(step) + window.state()->offsetNs(&doc);
         };
         QCOMPARE(stepStart(*docs[1]), stepStart(*docs[0]));
 

@@ -49,14 +49,14 @@ std::vector<uint32_t> eventsWhere(const ViewedTrace& doc, Keep keep) {
     for (uint32_t r = 0; r < ev.size(); ++r)
         if (keep(r)) rows.push_back(r);
     std::stable_sort(rows.begin(), rows.end(),
-                     [&](uint32_t a, uint32_t b) { return ev.tsNs[a] < ev.tsNs[b]; });
+                     [&](uint32_t a, uint32_t b) { return ev.tsNs(a) < ev.tsNs(b); });
     return rows;
 }
 
 uint32_t longest(const ViewedTrace& doc, const std::vector<uint32_t>& rows) {
-    const auto& dur = doc.events().durNs;
+    const EventTable& ev = doc.events();
     return *std::max_element(rows.begin(), rows.end(),
-                             [&](uint32_t a, uint32_t b) { return dur[a] < dur[b]; });
+                             [&](uint32_t a, uint32_t b) { return ev.durNs(a) < ev.durNs(b); });
 }
 
 }  // namespace
@@ -385,7 +385,7 @@ private:
 
     // The event's start is in the timeline's time window.
     bool revealed(uint32_t row) const {
-        const int64_t ts = window_->document()->events().tsNs[row];
+        const int64_t ts = window_->document()->events().tsNs(row);
         const ZoomControl* zoom = window_->timeline()->zoom();
         return zoom->windowStart() <= ts && ts <= zoom->windowEnd();
     }

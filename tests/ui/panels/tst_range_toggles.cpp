@@ -166,12 +166,12 @@ private slots:
         panel->rangeOnly()->setChecked(true);
         std::set<uint32_t> inHalf;
         for (uint32_t r : all)
-            if (half.overlaps(ev.tsNs[r], ev.durNs[r])) inHalf.insert(r);
+            if (half.overlaps(ev.tsNs(r), ev.durNs(r))) inHalf.insert(r);
         QVERIFY(!inHalf.empty() && inHalf.size() < all.size());
         QCOMPARE(listedKernels(panel), inHalf);
         // The total is the time inside the range.
         int64_t clipped = 0, listed = 0;
-        for (uint32_t r : inHalf) clipped += half.clip(ev.tsNs[r], ev.durNs[r]);
+        for (uint32_t r : inHalf) clipped += half.clip(ev.tsNs(r), ev.durNs(r));
         for (int r = 0; r < panel->count(); ++r) listed += panel->model()->entry(r).total;
         QCOMPARE(listed, clipped);
 

@@ -199,7 +199,7 @@ private slots:
             for (uint32_t row = 0; row < ev.size(); ++row)
                 if (ev.phase[row] == 'X' && d.isKernel(row) &&
                     ev.nameOf(row) == std::string_view(top.constData(), size_t(top.size()))) {
-                    ns += ev.durNs[row];
+                    ns += ev.durNs(row);
                     ++count;
                 }
             QCOMPARE(qint64(sortValue(m, 0, KernelsModel::FirstRank + int(r))), qint64(ns));

@@ -180,7 +180,7 @@ private slots:
         QVERIFY(d->linksText().contains(QStringLiteral("Torch-Compiled Region: 0/0")));
         // The window shows the kernel and its launch.
         const uint32_t launch = doc.launchOf(kernel);
-        QVERIFY(doc.events().tsNs[launch] >= window_->timeline()->zoom()->windowStart());
+        QVERIFY(doc.events().tsNs(launch) >= window_->timeline()->zoom()->windowStart());
 
         QSignalSpy frames(window_->state(), &ViewerState::sourceRequested);
         QListWidget* list = d->stackList();

@@ -59,7 +59,7 @@ private slots:
         QTest::keyClick(timeline, Qt::Key_M);
         state()->select(b);
         QTest::keyClick(timeline, Qt::Key_M);
-        const int64_t ta = doc.events().tsNs[a], tb = doc.events().tsNs[b];
+        const int64_t ta = doc.events().tsNs(a), tb = doc.events().tsNs(b);
         QCOMPARE(state()->markers(), (std::vector<int64_t>{std::min(ta, tb), std::max(ta, tb)}));
         const auto gaps = markerGaps(state()->markers());
         QCOMPARE(gaps.size(), size_t(1));
@@ -102,8 +102,8 @@ private slots:
         const int64_t window = timeline->zoom()->windowDuration();
         QTest::mouseDClick(timeline->viewport(), Qt::LeftButton, Qt::NoModifier, r.center());
         QVERIFY(state()->selectedRange());
-        const int64_t ts = doc.events().tsNs[step];
-        QCOMPARE(state()->selectedRange()->range, (TimeRange{ts, ts + doc.events().durNs[step]}));
+        const int64_t ts = doc.events().tsNs(step);
+        QCOMPARE(state()->selectedRange()->range, (TimeRange{ts, ts + doc.events().durNs(step)}));
         QVERIFY(state()->selectedRange()->tracks.empty());
         QCOMPARE(timeline->zoom()->windowDuration(), window);  // not zoomed like other slices
 

@@ -100,8 +100,8 @@ private slots:
 
     void clickInTheTimelineReachesEveryPanel() {
         TimelineView* timeline = window_->timeline();
-        window_->state()->zoom()->setWindow(doc_->events().tsNs[gelu_] - 20'000,
-                                            doc_->events().tsNs[gelu_] + 40'000);
+        window_->state()->zoom()->setWindow(doc_->events().tsNs(gelu_) - 20'000,
+                                            doc_->events().tsNs(gelu_) + 40'000);
         timeline->revealEvent(gelu_);
         const QRect r = timeline->eventRect(gelu_);
         QVERIFY(timeline->viewport()->rect().contains(r.center()));
@@ -171,8 +171,8 @@ private slots:
     void highlightReachesTheTimeline() {
         ViewerState* state = window_->state();
         TimelineView* timeline = window_->timeline();
-        state->zoom()->setWindow(doc_->events().tsNs[gelu_] - 20'000,
-                                 doc_->events().tsNs[gelu_] + 40'000);
+        state->zoom()->setWindow(doc_->events().tsNs(gelu_) - 20'000,
+                                 doc_->events().tsNs(gelu_) + 40'000);
         timeline->revealEvent(gelu_);
         const QRect r = timeline->eventRect(gelu_).adjusted(-3, -3, 3, 3);
         const QColor outline = uiColor(UiColor::HighlightOutline);

@@ -49,7 +49,7 @@ private slots:
     void hitTesting() {
         QFETCH(int64_t, window);
         const EventTable& ev = doc_->events();
-        const int64_t centre = ev.tsNs[annotated_];
+        const int64_t centre = ev.tsNs(annotated_);
         if (window == 0)
             zoom().reset();
         else
@@ -109,7 +109,7 @@ private slots:
 
     void unresolvedKernelIsPaintedInItsHighlight() {
         const EventTable& ev = doc_->events();
-        zoom().setWindow(ev.tsNs[annotated_] - 20'000, ev.tsNs[unresolved_] + 60'000);
+        zoom().setWindow(ev.tsNs(annotated_) - 20'000, ev.tsNs(unresolved_) + 60'000);
         state_.select(kNoRow);
         const QImage image = view_->viewport()->grab().toImage();
         const QColor hot = sliceColor(SliceStyle::KernelUnresolved);

@@ -258,7 +258,7 @@ private:
     }
 
     void zoomTo(uint32_t event) {
-        const int64_t s = doc_->events().tsNs[event];
+        const int64_t s = doc_->events().tsNs(event);
         state_.zoom()->setWindow(s - 20'000, s + 20'000);
     }
 
