@@ -67,12 +67,15 @@ void SearchController::updateHits() {
         matches[id] =
             QString::fromUtf8(s.data(), qsizetype(s.size())).contains(text, Qt::CaseInsensitive);
     }
+    // Sorted by (start, row) with each start read once, not at every comparison.
+    std::vector<std::pair<int64_t, uint32_t>> keyed;
     for (uint32_t row = 0; row < ev.size(); ++row)
         if (ev.kinds[row].name == ValueKind::String && matches[ev.name[row]] &&
             doc->tracks.trackOf(row) != kNoTrack)
-            hits_.push_back(row);
-    std::stable_sort(hits_.begin(), hits_.end(),
-                     [&](uint32_t a, uint32_t b) { return ev.tsNs(a) < ev.tsNs(b); });
+            keyed.emplace_back(ev.tsNs(row), row);
+    std::sort(keyed.begin(), keyed.end());
+    hits_.reserve(keyed.size());
+    for (const auto& [ts, row] : keyed) hits_.push_back(row);
 }
 
 void SearchController::findNext() {
