@@ -112,12 +112,15 @@ private:
     std::unordered_map<uint64_t, uint64_t> sparse_;
 };
 
-// One row of the event table before it is written: where it comes from and when it starts.
+// One row of the event table before it is written: where it comes from, when it starts and how
+// long it lasts, in 16 bytes (the items of a trace live beside its decoded table, and are sorted).
+// A dur beyond 32 bits (4.3 s) is kLongDur here and kept by source (Importer::durOf).
 struct Item {
     int64_t ts;
-    int64_t dur;
+    uint32_t dur;
     uint32_t source;  // RowSources::code
 };
+inline constexpr uint32_t kLongDur = UINT32_MAX;
 
 // The pid and tid keys of a lane (a track's rows, or a GPU stream's of one stage kind) and, for a
 // render stage's lane, its category.
@@ -164,8 +167,8 @@ public:
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             const uint32_t b = pairs.begin[i];
-            items.push_back({t_.events.ts[b], endTs(t_.events, pairs.end[i]) - t_.events.ts[b],
-                             RowSources::code(RowSource::TrackEvent, b)});
+            items.push_back(makeItem(t_.events.ts[b], endTs(t_.events, pairs.end[i]) - t_.events.ts[b],
+                                 RowSources::code(RowSource::TrackEvent, b)));
         }
         flowsToBegins(pairs);
         pairs = SlicePairs();
@@ -176,8 +179,8 @@ public:
             items.push_back({t_.events.ts[t_.events.counterValues[i].first], 0,
                              RowSources::code(RowSource::TrackCounter, i)});
         for (uint32_t s = 0; s < t_.stages.size(); ++s)
-            items.push_back({t_.stages.ts[s], int64_t(t_.stages.duration[s]),
-                             RowSources::code(RowSource::RenderStage, s)});
+            items.push_back(makeItem(t_.stages.ts[s], int64_t(t_.stages.duration[s]),
+                                 RowSources::code(RowSource::RenderStage, s)));
         for (uint32_t c = 0; c < t_.counters.size(); ++c)
             items.push_back({t_.counters.ts[c], 0, RowSources::code(RowSource::GpuCounter, c)});
         // The items hold the times from here on: the TrackEvents' own go before the sort's
@@ -259,9 +262,15 @@ private:
         std::erase_if(te.sequenced, [&](uint32_t row) { return index[row] == UINT32_MAX; });
         for (uint32_t& row : te.sequenced) row = index[row];
         for (auto& [row, value] : te.counterValues) row = index[row];
-        for (Item& item : items)
-            if (RowSource(item.source & 7) == RowSource::TrackEvent)
-                item.source = RowSources::code(RowSource::TrackEvent, index[item.source >> 3]);
+        auto renumbered = [&](uint32_t source) {
+            return RowSource(source & 7) == RowSource::TrackEvent
+                       ? RowSources::code(RowSource::TrackEvent, index[source >> 3])
+                       : source;
+        };
+        for (Item& item : items) item.source = renumbered(item.source);
+        std::unordered_map<uint32_t, int64_t> longDurs;
+        for (const auto& [source, dur] : longDurs_) longDurs.emplace(renumbered(source), dur);
+        longDurs_.swap(longDurs);
     }
 
     // The flow ids of a slice's end are its begin's (a slice is one event, as Perfetto links
@@ -285,12 +294,21 @@ private:
         }
     }
 
+    Item makeItem(int64_t ts, int64_t dur, uint32_t source) {
+        if (dur >= 0 && dur < kLongDur) return {ts, uint32_t(dur), source};
+        longDurs_.emplace(source, dur);
+        return {ts, kLongDur, source};
+    }
+    int64_t durOf(const Item& item) const {
+        return item.dur != kLongDur ? item.dur : longDurs_.at(item.source);
+    }
+
     // Time order; ties: the longer first, so that a parent precedes its children. Each half on
     // its own thread, then merged (stable: the first half's first among equals).
-    static bool before(const Item& a, const Item& b) {
-        return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
-    }
     void sortItems(std::vector<Item>& items) {
+        auto before = [this](const Item& a, const Item& b) {
+            return a.ts != b.ts ? a.ts < b.ts : durOf(a) > durOf(b);
+        };
         const auto mid = items.begin() + std::ptrdiff_t(items.size() / 2);
         inTwo([&](int part) {
             if (part == 0)
@@ -505,7 +523,7 @@ private:
                             ev_.tid.push_back(lane.tid);
                             const bool sliced = !flow && hasDur(item);
                             const int64_t rel = item.ts - base_;
-                            const int64_t dur = sliced ? item.dur : 0;
+                            const int64_t dur = sliced ? durOf(item) : 0;
                             const auto durKind = sliced ? PyNum::Kind::Float : PyNum::Kind::Missing;
                             ev_.tsBits.push_back(std::bit_cast<uint64_t>(double(rel) / 1000.0));
                             ev_.pushDur(durKind, std::bit_cast<uint64_t>(double(dur) / 1000.0));
@@ -668,6 +686,8 @@ private:
     const LoadOptions& options_;
     int64_t base_ = 0;
     RowSources sources_;
+    std::unordered_map<uint32_t, int64_t>
+        longDurs_;  // by Item::source, where Item::dur is kLongDur
     std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
     std::vector<uint32_t> poolIds_;  // by decoded-table string id: fromTable's cache
     std::vector<Lane> lanes_;

@@ -212,6 +212,22 @@ private slots:
         QVERIFY(got == want);
     }
 
+    // Durations beyond 32 bits of nanoseconds (4.3 s) keep their value and their order: at an
+    // equal timestamp the longer slice still comes first.
+    void longSlices() {
+        const Trace t = readBytes(pftraceOf(test::traceFrom(
+            threadTrace({{"Q", 0, 5e6}, {"P", 0, 10e6}, {"R", 1, 4294968}, {"S", 1, 4294967}}))));
+        std::vector<std::tuple<std::string, int64_t, int64_t>> got;
+        for (uint32_t r = 0; r < t.events.size(); ++r)
+            got.emplace_back(t.events.nameOf(r), t.events.tsNs(r), t.events.durNs(r));
+        const std::vector<std::tuple<std::string, int64_t, int64_t>> want = {
+            {"P", 0, 10'000'000'000},
+            {"Q", 0, 5'000'000'000},
+            {"R", 1000, 4'294'968'000},
+            {"S", 1000, 4'294'967'000}};
+        QVERIFY(got == want);
+    }
+
     // Packets and fields the reader does not know are skipped: the trace reads as without them.
     void unknownPacketsAreSkipped() {
         const std::string bytes = pftraceOf(test::traceFrom(threadTrace({{"A", 0, 10}})));
