@@ -78,37 +78,42 @@ SlicePairs pairSlices(const TrackEvents& ev) {
     Sequence seq(ev);
     std::vector<uint32_t>& rows = seq.codes;
     SlicePairs out;
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
     if (goesBackInTime(seq) && hasGroupShape(seq)) {
+        // Half the codes are begins, and they come in stream order: the pairs are written in
+        // begin order as they are found, with no list of pairs to grow and sort.
+        out.begin.reserve(rows.size() / 2);
+        out.end.reserve(rows.size() / 2);
         size_t i = 0;
         while (i < rows.size()) {
             size_t j = i;
             while (j < rows.size() && seq.type(rows[j]) == track_event::kTypeSliceBegin) ++j;
-            for (size_t m = 0; m < j - i; ++m) pairs.emplace_back(rows[i + m], rows[j + m]);
+            out.begin.insert(out.begin.end(), rows.begin() + i, rows.begin() + j);
+            out.end.insert(out.end.end(), rows.begin() + j, rows.begin() + j + (j - i));
             i = j + (j - i);
         }
-        out.groupedPairs = pairs.size();
-    } else {
-        std::stable_sort(rows.begin(), rows.end(),
-                         [&](uint32_t a, uint32_t b) { return seq.ts(a) < seq.ts(b); });
-        std::unordered_map<uint64_t, std::vector<uint32_t>> open;
-        for (const uint32_t r : rows) {
-            std::vector<uint32_t>& stack = open[seq.track(r)];
-            if (seq.type(r) == track_event::kTypeSliceBegin) {
-                stack.push_back(r);
-            } else if (stack.empty()) {
-                out.unmatchedEnds.push_back(r);
-            } else {
-                pairs.emplace_back(stack.back(), r);
-                stack.pop_back();
-            }
-        }
-        for (auto& [track, stack] : open)
-            out.unclosedBegins.insert(out.unclosedBegins.end(), stack.begin(), stack.end());
-        std::sort(out.unclosedBegins.begin(), out.unclosedBegins.end());
-        std::sort(out.unmatchedEnds.begin(), out.unmatchedEnds.end());
-        out.timedPairs = pairs.size();
+        out.groupedPairs = out.begin.size();
+        return out;
     }
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](uint32_t a, uint32_t b) { return seq.ts(a) < seq.ts(b); });
+    std::unordered_map<uint64_t, std::vector<uint32_t>> open;
+    for (const uint32_t r : rows) {
+        std::vector<uint32_t>& stack = open[seq.track(r)];
+        if (seq.type(r) == track_event::kTypeSliceBegin) {
+            stack.push_back(r);
+        } else if (stack.empty()) {
+            out.unmatchedEnds.push_back(r);
+        } else {
+            pairs.emplace_back(stack.back(), r);
+            stack.pop_back();
+        }
+    }
+    for (auto& [track, stack] : open)
+        out.unclosedBegins.insert(out.unclosedBegins.end(), stack.begin(), stack.end());
+    std::sort(out.unclosedBegins.begin(), out.unclosedBegins.end());
+    std::sort(out.unmatchedEnds.begin(), out.unmatchedEnds.end());
+    out.timedPairs = pairs.size();
     std::vector<uint32_t>().swap(rows);  // freed before the pairs are copied out
     std::sort(pairs.begin(), pairs.end());
     out.begin.reserve(pairs.size());
