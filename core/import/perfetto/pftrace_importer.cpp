@@ -167,8 +167,9 @@ public:
         items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             const uint32_t b = pairs.begin[i];
-            items.push_back(makeItem(t_.events.ts[b], endTs(t_.events, pairs.end[i]) - t_.events.ts[b],
-                                 RowSources::code(RowSource::TrackEvent, b)));
+            items.push_back(makeItem(t_.events.ts[b],
+                                     endTs(t_.events, pairs.end[i]) - t_.events.ts[b],
+                                     RowSources::code(RowSource::TrackEvent, b)));
         }
         flowsToBegins(pairs);
         pairs = SlicePairs();
@@ -180,7 +181,7 @@ public:
                              RowSources::code(RowSource::TrackCounter, i)});
         for (uint32_t s = 0; s < t_.stages.size(); ++s)
             items.push_back(makeItem(t_.stages.ts[s], int64_t(t_.stages.duration[s]),
-                                 RowSources::code(RowSource::RenderStage, s)));
+                                     RowSources::code(RowSource::RenderStage, s)));
         for (uint32_t c = 0; c < t_.counters.size(); ++c)
             items.push_back({t_.counters.ts[c], 0, RowSources::code(RowSource::GpuCounter, c)});
         // The items hold the times from here on: the TrackEvents' own go before the sort's
@@ -686,8 +687,7 @@ private:
     const LoadOptions& options_;
     int64_t base_ = 0;
     RowSources sources_;
-    std::unordered_map<uint32_t, int64_t>
-        longDurs_;  // by Item::source, where Item::dur is kLongDur
+    std::unordered_map<uint32_t, int64_t> longDurs_;  // by source, where Item::dur is kLongDur
     std::set<std::pair<int64_t, int64_t>> usedThreads_, gpuLanes_;
     std::vector<uint32_t> poolIds_;  // by decoded-table string id: fromTable's cache
     std::vector<Lane> lanes_;
