@@ -66,11 +66,21 @@ void returnFreedBlocksPromptly() {
     ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
+// GCC says that AddressSanitizer is on by __SANITIZE_ADDRESS__, clang 14 (the sanitizer stage's
+// compiler) only by __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define STACKLINE_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STACKLINE_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 void returnFreedPages() {
     // Under AddressSanitizer the blocks are ASan's, not glibc's: malloc_trim would walk arenas
     // that hold none of them, and doing so from several loader threads at once crashed in glibc's
     // mtrim (cli.steps_fleet, about one run in two, only in the sanitizer build).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(STACKLINE_ADDRESS_SANITIZER)
     return;
 #else
     ::malloc_trim(0);
