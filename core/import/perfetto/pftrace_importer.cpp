@@ -12,8 +12,10 @@
 #include <unordered_map>
 
 #include "base/errors.h"
+#include "import/perfetto/kineto_mapping.h"
 #include "import/perfetto/pftrace_args_reader.h"
 #include "import/perfetto/pftrace_decoder.h"
+#include "import/perfetto/pftrace_notes.h"
 #include "import/perfetto/proto_fields.h"
 #include "import/perfetto/slice_pairing.h"
 #include "io/memory_budget.h"
@@ -24,93 +26,6 @@ namespace stackline {
 namespace {
 
 using namespace pftrace;
-
-// The pid and tid of each track: its thread's, its process's (tid 0), or for other tracks the
-// nearest process ancestor's pid and the track's uuid as tid.
-struct TrackIds {
-    std::unordered_map<uint64_t, uint32_t> indexOf;  // uuid -> index in PftraceTable::tracks
-    const std::vector<Track>* tracks = nullptr;
-
-    explicit TrackIds(const std::vector<Track>& t) : tracks(&t) {
-        for (uint32_t i = 0; i < t.size(); ++i) indexOf.emplace(t[i].uuid, i);
-    }
-    const Track* find(uint64_t uuid) const {
-        const auto it = indexOf.find(uuid);
-        return it == indexOf.end() ? nullptr : &(*tracks)[it->second];
-    }
-    std::pair<int64_t, int64_t> of(uint64_t uuid) const {
-        const Track* t = find(uuid);
-        if (!t) return {0, int64_t(uuid & 0x7FFFFFFF)};
-        if (t->kind == Track::Kind::Thread) return {t->pid, t->tid};
-        if (t->kind == Track::Kind::Process) return {t->pid, 0};
-        for (const Track* p = find(t->parent); p && p != t; p = find(p->parent))
-            if (p->kind == Track::Kind::Process || p->kind == Track::Kind::Thread)
-                return {p->pid, int64_t(uuid & 0x7FFFFFFF)};
-        return {0, int64_t(uuid & 0x7FFFFFFF)};
-    }
-};
-
-// The stream of a hw queue named "[7] stream 7" (Cuspy's lane names): its last integer.
-std::optional<int64_t> streamOfQueue(std::string_view name) {
-    size_t end = name.size();
-    while (end > 0 && (name[end - 1] < '0' || name[end - 1] > '9')) --end;
-    size_t begin = end;
-    while (begin > 0 && name[begin - 1] >= '0' && name[begin - 1] <= '9') --begin;
-    if (begin == end || end - begin > 15) return std::nullopt;
-    int64_t v = 0;
-    for (size_t i = begin; i < end; ++i) v = v * 10 + (name[i] - '0');
-    return v;
-}
-
-// The Kineto category of a render stage, from its stage specification's name (Cuspy's stage iids
-// 1-4 when it has none).
-std::string_view stageCategory(std::string_view stage, uint64_t iid) {
-    if (stage == "Kernel" || (stage.empty() && iid == 1)) return "kernel";
-    if (stage == "Memcpy" || (stage.empty() && iid == 2)) return "gpu_memcpy";
-    if (stage == "Memset" || (stage.empty() && iid == 3)) return "gpu_memset";
-    if (stage == "Annotation" || (stage.empty() && iid == 4)) return "gpu_user_annotation";
-    return stage;
-}
-
-// The ac2g flows of the field-3000 links, as Kineto writes a launch's: one 's' after the launch
-// and an 'f' after each GPU op it links to, all with one id (Kineto's: the correlation id). A
-// graph launch links to several; provenance then binds the launch to the last of them, as it
-// does in the JSON. The id is the launch's first linked event id; an event linked by several
-// launches takes the first one's.
-class LaunchFlows {
-public:
-    explicit LaunchFlows(const TrackEvents& ev) {
-        uint64_t maxId = 0;
-        for (const uint64_t id : ev.links) maxId = std::max(maxId, id);
-        if (!ev.links.empty() && maxId < 4 * uint64_t(ev.links.size()) + (1u << 16))
-            dense_.assign(maxId + 1, kNone);
-        for (uint32_t r = 0; r < ev.size(); ++r) {
-            const uint32_t begin = ev.linkBegin[r], end = ev.linkBegin[r + 1];
-            for (uint32_t l = begin; l < end; ++l) {
-                const uint64_t id = ev.links[l];
-                if (!dense_.empty()) {
-                    if (dense_[id] == kNone) dense_[id] = ev.links[begin];
-                } else {
-                    sparse_.try_emplace(id, ev.links[begin]);
-                }
-            }
-        }
-    }
-    // The flow id of the GPU op with this event id; nullopt when no launch links to it.
-    std::optional<uint64_t> of(uint64_t eventId) const {
-        if (!dense_.empty()) {
-            if (eventId < dense_.size() && dense_[eventId] != kNone) return dense_[eventId];
-            return std::nullopt;
-        }
-        const auto it = sparse_.find(eventId);
-        return it == sparse_.end() ? std::nullopt : std::optional(it->second);
-    }
-
-private:
-    static constexpr uint64_t kNone = UINT64_MAX;
-    std::vector<uint64_t> dense_;  // by event id, when the ids are few and small
-    std::unordered_map<uint64_t, uint64_t> sparse_;
-};
 
 // One row of the event table before it is written: where it comes from, when it starts and how
 // long it lasts, in 16 bytes (the items of a trace live beside its decoded table, and are sorted).
@@ -196,7 +111,8 @@ public:
         const std::vector<FlowAfter> flows = flowRows(items);
         fillRows(items, flows);
         nameTracks();
-        noteWhatWasSkipped(noSlices);
+        for (std::string& note : importNotes(t_.stats, noSlices, unlinkedKernels_))
+            trace_.notes.push_back(std::move(note));
         return std::move(sources_);
     }
 
@@ -630,53 +546,6 @@ private:
             ThreadNaming& th = meta.threads[{key(gpu), key(stream)}];
             th.name = "stream " + std::to_string(stream);
             th.sortIndex = stream;
-        }
-    }
-
-    // Trace::notes: what the decoder counted and skipped, and what provenance cannot reach.
-    void noteWhatWasSkipped(bool noSlices) {
-        const DecodeStats& st = t_.stats;
-        std::vector<std::string>& notes = trace_.notes;
-        auto n = [](uint64_t count, const char* one, const char* many) {
-            return std::to_string(count) + " " + (count == 1 ? one : many);
-        };
-        if (!st.unknownPackets.empty()) {
-            uint64_t count = 0;
-            std::string kinds;
-            for (const auto& [field, c] : st.unknownPackets) {
-                count += c;
-                kinds +=
-                    (kinds.empty() ? "" : ", ") + std::to_string(field) + ": " + std::to_string(c);
-            }
-            notes.push_back(n(count, "packet", "packets") +
-                            " of kinds Stackline does not read were skipped (TracePacket field: "
-                            "count; " +
-                            kinds + ")");
-        }
-        if (st.skippedNeedsIncrementalState)
-            notes.push_back(n(st.skippedNeedsIncrementalState, "packet", "packets") +
-                            " that need their sequence's incremental state came before it was "
-                            "cleared and were skipped, as Perfetto skips them");
-        if (st.unresolvedIids)
-            notes.push_back(n(st.unresolvedIids, "interned id", "interned ids") +
-                            " had no entry on their sequence: those names, categories or GPU "
-                            "stages are empty");
-        if (st.otherClockTimestamps)
-            notes.push_back(n(st.otherClockTimestamps, "packet timestamp", "packet timestamps") +
-                            " on a clock other than BOOTTIME were read as BOOTTIME");
-        if (st.legacyTimestamps)
-            notes.push_back(n(st.legacyTimestamps, "TrackEvent carries", "TrackEvents carry") +
-                            " timestamp_delta_us or timestamp_absolute_us, not read: the packet's "
-                            "timestamp was used");
-        if (noSlices)
-            notes.push_back(
-                "The trace has no TrackEvent slices: no CPU op, launch or compiled "
-                "region that a kernel could be reached from");
-        if (unlinkedKernels_) {
-            const char* them = unlinkedKernels_ == 1 ? "it" : "them";
-            notes.push_back(n(unlinkedKernels_, "GPU kernel is", "GPU kernels are") +
-                            " linked to no launch (no render_stage_submission_event_ids point at " +
-                            them + "): provenance cannot reach " + them);
         }
     }
 
