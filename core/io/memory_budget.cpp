@@ -87,6 +87,14 @@ void returnFreedPages() {
 #endif
 }
 
+void adviseHugePages(const void* data, std::size_t bytes) {
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    if (bytes < 2 * kHuge) return;
+    const auto begin = (uintptr_t(data) + kHuge - 1) / kHuge * kHuge;
+    const auto end = (uintptr_t(data) + bytes) / kHuge * kHuge;
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 void releasePagesOf(const void* data, std::size_t bytes) {
     const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
     const auto begin = (uintptr_t(data) + page - 1) / page * page;

@@ -13,6 +13,7 @@
 #include "import/perfetto/packet_decoder.h"
 #include "import/perfetto/pftrace_decoder.h"
 #include "import/perfetto/wire_reader.h"
+#include "io/memory_budget.h"
 
 namespace stackline::pftrace {
 
@@ -83,27 +84,27 @@ size_t append(std::vector<T>& all, std::vector<T>& part) {
 }
 
 // Room in all's columns (the first range's) for the rows of every range: each grows once, by
-// the sizes the ranges found.
+// the sizes the ranges found, on huge pages (appending is mostly faulting in the new pages).
 void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     auto reserve = [&](auto member) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.*member).size();
-        (all.*member).reserve(total);
+        reserveExactly(all.*member, total);
     };
     auto reserveEvents = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.events.*column).size();
-        (all.events.*column).reserve(total);
+        reserveExactly(all.events.*column, total);
     };
     auto reserveStages = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.stages.*column).size();
-        (all.stages.*column).reserve(total);
+        reserveExactly(all.stages.*column, total);
     };
     auto reserveCounters = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.counters.*column).size();
-        (all.counters.*column).reserve(total);
+        reserveExactly(all.counters.*column, total);
     };
     using E = TrackEvents;
     using S = RenderStages;
@@ -119,7 +120,7 @@ void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     auto reserveEnds = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.events.ends.*column).size();
-        (all.events.ends.*column).reserve(total);
+        reserveExactly(all.events.ends.*column, total);
     };
     reserveEnds(&SliceEnds::ts), reserveEnds(&SliceEnds::track), reserveEnds(&SliceEnds::after);
     reserveStages(&S::offset), reserveStages(&S::length), reserveStages(&S::ts);

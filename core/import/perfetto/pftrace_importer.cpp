@@ -79,7 +79,7 @@ public:
         t_.events.ends.track = {}, t_.events.ends.after = {};
         const bool noSlices = pairs.begin.empty();
         std::vector<Item> items;
-        items.reserve(pairs.begin.size() + t_.stages.size() + t_.counters.size());
+        reserveExactly(items, pairs.begin.size() + t_.stages.size() + t_.counters.size());
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             const uint32_t b = pairs.begin[i];
             items.push_back(makeItem(t_.events.ts[b],
@@ -414,11 +414,12 @@ private:
                     return gpuCounters_[i].lane;
             }
         };
-        ev_.name.reserve(rows), ev_.cat.reserve(rows), ev_.phase.reserve(rows);
-        ev_.kinds.reserve(rows), ev_.externalId.reserve(rows);
-        sources_.of.reserve(rows);
+        reserveExactly(ev_.name, rows), reserveExactly(ev_.cat, rows);
+        reserveExactly(ev_.phase, rows), reserveExactly(ev_.kinds, rows);
+        reserveExactly(ev_.externalId, rows), reserveExactly(sources_.of, rows);
         ev_.flowIds.reserve(flows.size());
-        ev_.pid.reserve(rows), ev_.tid.reserve(rows), ev_.tsBits.reserve(rows);
+        reserveExactly(ev_.pid, rows), reserveExactly(ev_.tid, rows);
+        reserveExactly(ev_.tsBits, rows);
         ev_.durCodes.reserve(rows);
         // In blocks of items, whose pages (and their flow entries') are given back once both
         // threads are past them: the items are read once, and the table grows meanwhile.
