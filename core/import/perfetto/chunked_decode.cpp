@@ -70,11 +70,12 @@ void remapIds(std::vector<T>& column, size_t from, const std::vector<uint32_t>& 
     for (size_t i = from; i < column.size(); ++i) column[i] = remap[column[i]];
 }
 
-// Appends part's column to all's and frees it.
+// Appends part's column to all's and frees it. An empty column takes part's buffer, unless it
+// has room reserved for more (reserveForAll): the ranges after would then regrow it.
 template <class T>
 size_t append(std::vector<T>& all, std::vector<T>& part) {
     const size_t from = all.size();
-    if (from == 0) {
+    if (from == 0 && all.capacity() <= part.size()) {
         all.swap(part);
     } else {
         all.insert(all.end(), part.begin(), part.end());
