@@ -79,14 +79,24 @@ public:
         t_.events.ends.track = {}, t_.events.ends.after = {};
         const bool noSlices = pairs.begin.empty();
         std::vector<Item> items;
-        reserveExactly(items, pairs.begin.size() + t_.stages.size() + t_.counters.size());
+        const auto instants = size_t(std::count(t_.events.type.begin(), t_.events.type.end(),
+                                                uint8_t(track_event::kTypeInstant)));
+        reserveExactly(items, pairs.begin.size() + instants + t_.events.counterValues.size() +
+                                  t_.stages.size() + t_.counters.size());
+        flowsToBegins(pairs);
+        // The pairs are read once, in order, while the items grow: their pages are given back
+        // behind the reading (this is the load's peak).
+        constexpr size_t kRelease = size_t(1) << 18;
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
+            if (i % kRelease == 0 && i > 0) {
+                releasePagesOf(pairs.begin.data() + i - kRelease, kRelease * sizeof(uint32_t));
+                releasePagesOf(pairs.end.data() + i - kRelease, kRelease * sizeof(uint32_t));
+            }
             const uint32_t b = pairs.begin[i];
             items.push_back(makeItem(t_.events.ts[b],
                                      endTs(t_.events, pairs.end[i]) - t_.events.ts[b],
                                      RowSources::code(RowSource::TrackEvent, b)));
         }
-        flowsToBegins(pairs);
         pairs = SlicePairs();
         for (uint32_t r = 0; r < t_.events.size(); ++r)
             if (t_.events.type[r] == track_event::kTypeInstant)
