@@ -29,6 +29,12 @@ public:
         return d != kEscaped ? base_[row >> kBlockBits] + d : escaped_.at(uint32_t(row));
     }
     std::size_t size() const { return delta_.size(); }
+    std::size_t capacity() const { return delta_.capacity(); }
+    // The bytes its buffers hold (reserved included).
+    std::size_t capacityBytes() const {
+        return delta_.capacity() * sizeof(uint32_t) + base_.capacity() * sizeof(uint64_t) +
+               escaped_.size() * 2 * sizeof(uint64_t);
+    }
     void reserve(std::size_t rows) {
         delta_.reserve(rows);
         base_.reserve((rows >> kBlockBits) + 1);

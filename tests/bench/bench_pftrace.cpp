@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_process.h"
@@ -81,7 +82,12 @@ uint64_t tableBytes(const pftrace::PftraceTable& t) {
     const auto& e = t.events;
     const auto& s = t.stages;
     uint64_t n = 0;
-    auto add = [&](const auto& v) { n += v.capacity() * sizeof(v[0]); };
+    auto add = [&](const auto& v) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, OffsetColumn>)
+            n += v.capacityBytes();
+        else
+            n += v.capacity() * sizeof(v[0]);
+    };
     add(e.offset), add(e.length), add(e.ts), add(e.type), add(e.track), add(e.name);
     add(e.category), add(e.generation), add(e.linkBegin), add(e.links);
     add(s.offset), add(s.length), add(s.ts), add(s.duration), add(s.eventId), add(s.gpu);

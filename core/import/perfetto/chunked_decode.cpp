@@ -70,6 +70,12 @@ void remapIds(std::vector<T>& column, size_t from, const std::vector<uint32_t>& 
     for (size_t i = from; i < column.size(); ++i) column[i] = remap[column[i]];
 }
 
+size_t append(OffsetColumn& all, OffsetColumn& part) {
+    const size_t from = all.size();
+    all.append(std::move(part));
+    return from;
+}
+
 // Appends part's column to all's and frees it. An empty column takes part's buffer, unless it
 // has room reserved for more (reserveForAll): the ranges after would then regrow it.
 template <class T>
@@ -84,28 +90,36 @@ size_t append(std::vector<T>& all, std::vector<T>& part) {
     return from;
 }
 
+template <class T>
+void reserveColumn(std::vector<T>& column, size_t n) {
+    reserveExactly(column, n);
+}
+void reserveColumn(OffsetColumn& column, size_t n) {
+    column.reserve(n);
+}
+
 // Room in all's columns (the first range's) for the rows of every range: each grows once, by
 // the sizes the ranges found, on huge pages (appending is mostly faulting in the new pages).
 void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     auto reserve = [&](auto member) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.*member).size();
-        reserveExactly(all.*member, total);
+        reserveColumn(all.*member, total);
     };
     auto reserveEvents = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.events.*column).size();
-        reserveExactly(all.events.*column, total);
+        reserveColumn(all.events.*column, total);
     };
     auto reserveStages = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.stages.*column).size();
-        reserveExactly(all.stages.*column, total);
+        reserveColumn(all.stages.*column, total);
     };
     auto reserveCounters = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.counters.*column).size();
-        reserveExactly(all.counters.*column, total);
+        reserveColumn(all.counters.*column, total);
     };
     using E = TrackEvents;
     using S = RenderStages;
@@ -121,7 +135,7 @@ void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     auto reserveEnds = [&](auto column) {
         size_t total = 0;
         for (const PftraceTable& t : tables) total += (t.events.ends.*column).size();
-        reserveExactly(all.events.ends.*column, total);
+        reserveColumn(all.events.ends.*column, total);
     };
     reserveEnds(&SliceEnds::ts), reserveEnds(&SliceEnds::track), reserveEnds(&SliceEnds::after);
     reserveStages(&S::offset), reserveStages(&S::length), reserveStages(&S::ts);

@@ -159,7 +159,7 @@ private:
             out.reserve(kept);
             for (uint32_t r = 0; r < index.size(); ++r)
                 if (index[r] != UINT32_MAX) out.push_back(column[r]);
-            column.swap(out);
+            column = std::move(out);
         };
         inTwo([&](int part) {
             if (part == 0) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/offset_column.h"
 #include "base/string_pool.h"
 
 namespace stackline::pftrace {
@@ -37,7 +38,7 @@ struct SliceEnds {
 
 // TrackEvents, in file order. offset/length: the TrackEvent message's bytes in the stream.
 struct TrackEvents {
-    std::vector<uint64_t> offset;
+    OffsetColumn offset;
     std::vector<uint32_t> length;
     std::vector<int64_t> ts;    // the packet's timestamp, ns (freed once the importer has them)
     std::vector<uint8_t> type;  // track_event::kType* (0: unspecified)
@@ -61,7 +62,7 @@ struct TrackEvents {
 
 // GpuRenderStageEvents, in file order. offset/length: the event's bytes (extra_data on demand).
 struct RenderStages {
-    std::vector<uint64_t> offset;
+    OffsetColumn offset;
     std::vector<uint32_t> length;
     std::vector<int64_t> ts;
     std::vector<uint64_t> duration;
