@@ -55,6 +55,13 @@ std::optional<uint64_t> findLimit() {
     return limit;
 }
 
+// madvise(advice) on the pages of `page` bytes (a power of two) wholly inside [data, data + bytes).
+void adviseWholePages(const void* data, std::size_t bytes, uintptr_t page, int advice) {
+    const auto begin = (uintptr_t(data) + page - 1) / page * page;
+    const auto end = (uintptr_t(data) + bytes) / page * page;
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, advice);
+}
+
 }  // namespace
 
 std::optional<uint64_t> memoryLimit() {
@@ -89,17 +96,11 @@ void returnFreedPages() {
 
 void adviseHugePages(const void* data, std::size_t bytes) {
     constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-    if (bytes < 2 * kHuge) return;
-    const auto begin = (uintptr_t(data) + kHuge - 1) / kHuge * kHuge;
-    const auto end = (uintptr_t(data) + bytes) / kHuge * kHuge;
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    if (bytes >= 2 * kHuge) adviseWholePages(data, bytes, kHuge, MADV_HUGEPAGE);
 }
 
 void releasePagesOf(const void* data, std::size_t bytes) {
-    const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const auto begin = (uintptr_t(data) + page - 1) / page * page;
-    const auto end = (uintptr_t(data) + bytes) / page * page;
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    adviseWholePages(data, bytes, uintptr_t(sysconf(_SC_PAGESIZE)), MADV_DONTNEED);
 }
 
 }  // namespace stackline

@@ -101,50 +101,41 @@ void reserveColumn(OffsetColumn& column, size_t n) {
 // Room in all's columns (the first range's) for the rows of every range: each grows once, by
 // the sizes the ranges found, on huge pages (appending is mostly faulting in the new pages).
 void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
-    auto reserve = [&](auto member) {
-        size_t total = 0;
-        for (const PftraceTable& t : tables) total += (t.*member).size();
-        reserveColumn(all.*member, total);
+    // group(table): the struct that holds the columns.
+    auto reserve = [&](auto group, auto... columns) {
+        auto one = [&](auto column) {
+            size_t total = 0;
+            for (const PftraceTable& t : tables) total += (group(t).*column).size();
+            reserveColumn(group(all).*column, total);
+        };
+        (one(columns), ...);
     };
-    auto reserveEvents = [&](auto column) {
-        size_t total = 0;
-        for (const PftraceTable& t : tables) total += (t.events.*column).size();
-        reserveColumn(all.events.*column, total);
+    auto table = [](auto& t) -> auto& {
+        return t;
     };
-    auto reserveStages = [&](auto column) {
-        size_t total = 0;
-        for (const PftraceTable& t : tables) total += (t.stages.*column).size();
-        reserveColumn(all.stages.*column, total);
+    auto events = [](auto& t) -> auto& {
+        return t.events;
     };
-    auto reserveCounters = [&](auto column) {
-        size_t total = 0;
-        for (const PftraceTable& t : tables) total += (t.counters.*column).size();
-        reserveColumn(all.counters.*column, total);
+    auto ends = [](auto& t) -> auto& {
+        return t.events.ends;
+    };
+    auto stages = [](auto& t) -> auto& {
+        return t.stages;
+    };
+    auto counters = [](auto& t) -> auto& {
+        return t.counters;
     };
     using E = TrackEvents;
     using S = RenderStages;
     using C = CounterSamples;
-    reserve(&PftraceTable::tracks);
-    reserveEvents(&E::offset), reserveEvents(&E::length), reserveEvents(&E::ts);
-    reserveEvents(&E::type), reserveEvents(&E::track), reserveEvents(&E::name);
-    reserveEvents(&E::category), reserveEvents(&E::generation), reserveEvents(&E::annotated);
-    reserveEvents(&E::externalIds), reserveEvents(&E::sequenced);
-    reserveEvents(&E::linkBegin), reserveEvents(&E::links);
-    reserveEvents(&E::flows), reserveEvents(&E::terminatingFlows);
-    reserveEvents(&E::counterValues);
-    auto reserveEnds = [&](auto column) {
-        size_t total = 0;
-        for (const PftraceTable& t : tables) total += (t.events.ends.*column).size();
-        reserveColumn(all.events.ends.*column, total);
-    };
-    reserveEnds(&SliceEnds::ts), reserveEnds(&SliceEnds::track), reserveEnds(&SliceEnds::after);
-    reserveStages(&S::offset), reserveStages(&S::length), reserveStages(&S::ts);
-    reserveStages(&S::duration), reserveStages(&S::eventId), reserveStages(&S::gpu);
-    reserveStages(&S::queueIid), reserveStages(&S::stageIid), reserveStages(&S::queue);
-    reserveStages(&S::stage), reserveStages(&S::name), reserveStages(&S::kernel);
-    reserveStages(&S::generation);
-    reserveCounters(&C::ts), reserveCounters(&C::gpu), reserveCounters(&C::counterId);
-    reserveCounters(&C::name), reserveCounters(&C::value);
+    reserve(table, &PftraceTable::tracks);
+    reserve(events, &E::offset, &E::length, &E::ts, &E::type, &E::track, &E::name, &E::category,
+            &E::generation, &E::annotated, &E::externalIds, &E::sequenced, &E::linkBegin, &E::links,
+            &E::flows, &E::terminatingFlows, &E::counterValues);
+    reserve(ends, &SliceEnds::ts, &SliceEnds::track, &SliceEnds::after);
+    reserve(stages, &S::offset, &S::length, &S::ts, &S::duration, &S::eventId, &S::gpu,
+            &S::queueIid, &S::stageIid, &S::queue, &S::stage, &S::name, &S::kernel, &S::generation);
+    reserve(counters, &C::ts, &C::gpu, &C::counterId, &C::name, &C::value);
 }
 
 // Appends the rows, tracks, counters and names of part (the table of the range after all's) to
