@@ -325,142 +325,15 @@ private:
         }
     }
 
-    void readDefaults(SequenceState& seq, std::string_view bytes) {
-        Reader r(bytes);
-        while (r.next()) {
-            if (r.field() == 11 && r.type() == WireType::Bytes) {  // track_event_defaults
-                Reader d(r.bytes());
-                while (d.next()) {
-                    if (d.field() == track_event::kTrackUuid && d.type() == WireType::Varint)
-                        seq.defaultTrack = d.varint();
-                    else
-                        d.skip();
-                }
-            } else {
-                r.skip();
-            }
-        }
-    }
-
-    // An interned entry's iid (field 1) and name (field 2).
-    static std::pair<uint64_t, std::string_view> entry(std::string_view bytes, uint32_t nameField) {
-        uint64_t iid = 0;
-        std::string_view name;
-        Reader r(bytes);
-        while (r.next()) {
-            if (r.field() == interned_data::kIid && r.type() == WireType::Varint)
-                iid = r.varint();
-            else if (r.field() == nameField && r.type() == WireType::Bytes)
-                name = r.bytes();
-            else
-                r.skip();
-        }
-        return {iid, name};
-    }
-
+    // The state packets' readers (defaults, interned data), in packet_state_readers.h.
+    void readDefaults(SequenceState& seq, std::string_view bytes);
+    // An interned entry's iid (field 1) and name (field nameField).
+    static std::pair<uint64_t, std::string_view> entry(std::string_view bytes, uint32_t nameField);
     // names: the generation's annotation and arg names, read for the args on demand; replay
     // leaves them to the decoder whose range holds the packet.
-    void readInterned(SequenceState& seq, std::string_view bytes, bool replay) {
-        AnnotationNames& names = out_.generations[seq.generation];
-        Reader r(bytes);
-        while (r.next()) {
-            const uint32_t f = r.field();
-            if (r.type() != WireType::Bytes ||
-                (replay && (f == interned_data::kDebugAnnotationStringValues ||
-                            f == interned_data::kComputeArgNames))) {
-                r.skip();
-                continue;
-            }
-            const std::string_view v = r.bytes();
-            switch (f) {
-                case interned_data::kEventNames: {
-                    const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    seq.eventNames.set(iid, out_.strings.intern(name));
-                    break;
-                }
-                case interned_data::kEventCategories: {
-                    const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    seq.categories.set(iid, out_.strings.intern(name));
-                    break;
-                }
-                case interned_data::kDebugAnnotationNames: {
-                    const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    if (name == kExternalIdName) seq.externalIdIids.push_back(iid);
-                    if (name == kineto::kSequenceNumberArg) seq.sequenceNumberIids.push_back(iid);
-                    if (!replay) names.names[iid] = out_.strings.intern(name);
-                    break;
-                }
-                case interned_data::kDebugAnnotationStringValues: {
-                    const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    names.strings[iid] = out_.strings.intern(name);
-                    break;
-                }
-                case interned_data::kGpuSpecifications: {
-                    const auto [iid, name] = entry(v, gpu_specification::kName);
-                    seq.specs.set(iid, Spec{out_.strings.intern(name)});
-                    break;
-                }
-                case interned_data::kComputeKernels:
-                    readKernel(seq, v);
-                    break;
-                case interned_data::kComputeArgNames: {
-                    const auto [iid, name] = entry(v, interned_data::kEntryName);
-                    names.computeArgs[iid] = out_.strings.intern(name);
-                    break;
-                }
-                case interned_data::kGpuCounterDescriptors:
-                    readCounterDescriptor(seq, v);
-                    break;
-                default:
-                    break;
-            }
-        }
-    }
-
-    void readKernel(SequenceState& seq, std::string_view bytes) {
-        uint64_t iid = 0;
-        std::string_view name, demangled;
-        Reader r(bytes);
-        while (r.next()) {
-            if (r.field() == interned_data::kIid && r.type() == WireType::Varint)
-                iid = r.varint();
-            else if (r.field() == compute_kernel::kName && r.type() == WireType::Bytes)
-                name = r.bytes();
-            else if (r.field() == compute_kernel::kDemangledName && r.type() == WireType::Bytes)
-                demangled = r.bytes();
-            else
-                r.skip();
-        }
-        seq.kernels.set(iid, out_.strings.intern(demangled.empty() ? name : demangled));
-    }
-
-    void readCounterDescriptor(SequenceState& seq, std::string_view bytes) {
-        uint64_t iid = 0;
-        CounterDescriptor desc;
-        Reader r(bytes);
-        while (r.next()) {
-            const uint32_t f = r.field();
-            if (f == interned_data::kIid && r.type() == WireType::Varint) {
-                iid = r.varint();
-            } else if (f == gpu_counter_event::kInternedGpuId && r.type() == WireType::Varint) {
-                desc.gpu = int32_t(r.varint());
-            } else if (f == gpu_counter_event::kInternedDescriptor && r.type() == WireType::Bytes) {
-                Reader d(r.bytes());
-                while (d.next()) {
-                    if (d.field() != gpu_counter_event::kDescriptorSpecs ||
-                        d.type() != WireType::Bytes) {
-                        d.skip();
-                        continue;
-                    }
-                    const auto [id, name] = entry(d.bytes(), gpu_counter_event::kSpecName);
-                    desc.names[uint32_t(id)] = out_.strings.intern(name);
-                }
-            } else {
-                r.skip();
-            }
-        }
-        seq.counterDescriptors[iid] = std::move(desc);
-    }
+    void readInterned(SequenceState& seq, std::string_view bytes, bool replay);
+    void readKernel(SequenceState& seq, std::string_view bytes);
+    void readCounterDescriptor(SequenceState& seq, std::string_view bytes);
 
     // The rows' two sources, in packet_event_readers.h.
     void readAnnotation(const SequenceState& seq, std::string_view bytes, uint32_t row);
@@ -617,5 +490,6 @@ private:
 
 }  // namespace stackline::pftrace
 
-// The member templates that read TrackEvents and render stages.
+// The member templates that read state packets, TrackEvents and render stages.
 #include "import/perfetto/packet_event_readers.h"
+#include "import/perfetto/packet_state_readers.h"
