@@ -104,7 +104,7 @@ void reserveForAll(PftraceTable& all, const std::vector<PftraceTable>& tables) {
     // group(table): the struct that holds the columns.
     auto reserve = [&](auto group, auto... columns) {
         auto one = [&](auto column) {
-            size_t total = 0;
+            size_t total = (group(all).*column).size();  // tables[0]'s rows, moved to all
             for (const PftraceTable& t : tables) total += (group(t).*column).size();
             reserveColumn(group(all).*column, total);
         };
