@@ -407,7 +407,8 @@ private slots:
 
     // Decoded in ranges on threads, a stream gives the table the whole-stream decoder gives:
     // across cuts that fall after a clear, inside a later generation of the same sequence,
-    // after packets skipped for want of state, and with the same first error when corrupt.
+    // after packets skipped for want of state, and with the same first error when corrupt; its
+    // merged columns grow once.
     void rangesDecodeAsTheWholeStream() {
         const Written w = written(kExample);
         std::string other;
@@ -420,6 +421,9 @@ private slots:
         for (const unsigned threads : {2u, 3u, 7u}) {
             const pftrace::PftraceTable t = pftrace::decodePftrace(bytes, "r.pftrace", threads, 1);
             QCOMPARE(described(t), described(whole));
+            // The merged columns were reserved once for the rows of every range: none outgrew it.
+            QCOMPARE(t.events.ts.capacity(), t.events.ts.size());
+            QCOMPARE(t.stages.ts.capacity(), t.stages.ts.size());
         }
         for (uint64_t at = 5; at < bytes.size(); at += 2999) {
             std::string bad = bytes;
