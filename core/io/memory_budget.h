@@ -3,6 +3,7 @@
 // that freed tables go back to the system at once.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -44,5 +45,37 @@ void reserveExactly(std::vector<T>& column, std::size_t n) {
 // table read once in order and freed after, the part already read, so that it does not add to
 // the peak of what is built from it. Its bytes read as zeros after.
 void releasePagesOf(const void* data, std::size_t bytes);
+
+// Gives back the pages of columns read by index in blocks of work (a table in file order filled
+// into rows in time order), each chunk of indices once the last block that reads it is done: the
+// columns shrink while what is made from them grows, as far as the reading follows the file (a
+// trace's tracks written one after another are each read in order). A chunk's pages read as
+// zeros after.
+class PagesAfterLastUse {
+public:
+    explicit PagesAfterLastUse(std::size_t indices)
+        : lastBlock_((indices + kChunk - 1) / kChunk, kUnread) {}
+    // Block `block` reads index i; blocks are noted in order.
+    void reads(uint32_t i, uint32_t block) { lastBlock_[i / kChunk] = block; }
+    // Block `block` is done: the columns' pages of the chunks no later block reads are released.
+    template <class... Column>
+    void done(uint32_t block, const Column&... columns) {
+        for (std::size_t c = 0; c < lastBlock_.size(); ++c) {
+            if (lastBlock_[c] != block && lastBlock_[c] != kUnread) continue;
+            lastBlock_[c] = kReleased;
+            auto release = [&](const auto& column) {
+                const std::size_t from = c * kChunk, to = std::min(from + kChunk, column.size());
+                if (to > from)
+                    releasePagesOf(column.data() + from, (to - from) * sizeof(column[0]));
+            };
+            (release(columns), ...);
+        }
+    }
+
+private:
+    static constexpr std::size_t kChunk = 1 << 14;  // 64 KiB of a 4-byte column
+    static constexpr uint32_t kUnread = UINT32_MAX, kReleased = UINT32_MAX - 1;
+    std::vector<uint32_t> lastBlock_;  // by chunk of indices
+};
 
 }  // namespace stackline

@@ -1,6 +1,10 @@
 #include "import/perfetto/kineto_mapping.h"
 
 #include <algorithm>
+#include <string>
+
+#include "model/display_key.h"
+#include "model/kineto.h"
 
 namespace stackline::pftrace {
 
@@ -68,6 +72,32 @@ std::optional<uint64_t> LaunchFlows::of(uint64_t eventId) const {
     }
     const auto it = sparse_.find(eventId);
     return it == sparse_.end() ? std::nullopt : std::optional(it->second);
+}
+
+void nameTracks(TraceMetadata& meta, const std::vector<Track>& tracks, const StringPool& strings,
+                const std::set<std::pair<int64_t, int64_t>>& usedThreads,
+                const std::set<std::pair<int64_t, int64_t>>& gpuStreams) {
+    auto key = [](int64_t v) { return DisplayKey{true, v, {}}; };
+    for (const Track& track : tracks) {
+        const std::string_view name = strings.at(track.name);
+        if (track.kind == Track::Kind::Process) {
+            ProcessNaming& p = meta.processes[key(track.pid)];
+            if (!name.empty()) p.name = std::string(name);
+            p.sortIndex = track.pid;
+        } else if (track.kind == Track::Kind::Thread && usedThreads.count({track.pid, track.tid})) {
+            ThreadNaming& th = meta.threads[{key(track.pid), key(track.tid)}];
+            if (!name.empty()) th.name = std::string(name);
+            th.sortIndex = track.tid;
+        }
+    }
+    for (const auto& [gpu, stream] : gpuStreams) {
+        ProcessNaming& p = meta.processes[key(gpu)];
+        p.labels = std::string(kineto::kGpuLabelPrefix) + " " + std::to_string(gpu);
+        p.sortIndex = kineto::kGpuSortIndexBase + gpu;
+        ThreadNaming& th = meta.threads[{key(gpu), key(stream)}];
+        th.name = "stream " + std::to_string(stream);
+        th.sortIndex = stream;
+    }
 }
 
 }  // namespace stackline::pftrace

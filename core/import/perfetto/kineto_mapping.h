@@ -1,15 +1,18 @@
 // How a Perfetto trace's identities become Kineto's: a track's pid and tid, a hw queue's stream, a
-// render stage's category, and the ac2g flow ids of the launches' field-3000 links.
+// render stage's category, the ac2g flow ids of the launches' field-3000 links, and the names of
+// processes and threads.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "import/perfetto/pftrace_table.h"
+#include "model/trace_metadata.h"
 
 namespace stackline::pftrace {
 
@@ -49,5 +52,12 @@ private:
     std::vector<uint64_t> dense_;  // by event id, when the ids are few and small
     std::unordered_map<uint64_t, uint64_t> sparse_;
 };
+
+// Process and thread names from the descriptors, for the threads that have rows (usedThreads:
+// (pid, tid)); GPUs named as Kineto names them ("GPU 0", sorted after the CPU processes), and
+// their streams ("stream 7"; gpuStreams: (GPU, stream)).
+void nameTracks(TraceMetadata& meta, const std::vector<Track>& tracks, const StringPool& strings,
+                const std::set<std::pair<int64_t, int64_t>>& usedThreads,
+                const std::set<std::pair<int64_t, int64_t>>& gpuStreams);
 
 }  // namespace stackline::pftrace

@@ -83,14 +83,32 @@ public:
                                                 uint8_t(track_event::kTypeInstant)));
         reserveExactly(items, pairs.begin.size() + instants + t_.events.counterValues.size() +
                                   t_.stages.size() + t_.counters.size());
-        flowsToBegins(pairs);
+        flowsToBegins(t_.events, pairs);
         // The pairs are read once, in order, while the items grow: their pages are given back
-        // behind the reading (this is the load's peak).
+        // behind the reading (this is the load's peak), and so are those of the times they point
+        // at, once the last block of pairs that reads them is done (the instants' and counters'
+        // times are read after the pairs, as a last block).
         constexpr size_t kRelease = size_t(1) << 18;
+        TrackEvents& te = t_.events;
+        const auto afterPairs = uint32_t(pairs.begin.size() / kRelease + 1);
+        PagesAfterLastUse times(te.size()), endTimes(te.ends.size());
+        for (size_t i = 0; i < pairs.begin.size(); ++i) {
+            const auto block = uint32_t(i / kRelease);
+            times.reads(pairs.begin[i], block);
+            if (pairs.end[i] < te.size())
+                times.reads(pairs.end[i], block);
+            else
+                endTimes.reads(pairs.end[i] - te.size(), block);
+        }
+        for (uint32_t r = 0; r < te.size(); ++r)
+            if (te.type[r] == track_event::kTypeInstant) times.reads(r, afterPairs);
+        for (const auto& [row, value] : te.counterValues) times.reads(row, afterPairs);
         for (size_t i = 0; i < pairs.begin.size(); ++i) {
             if (i % kRelease == 0 && i > 0) {
                 releasePagesOf(pairs.begin.data() + i - kRelease, kRelease * sizeof(uint32_t));
                 releasePagesOf(pairs.end.data() + i - kRelease, kRelease * sizeof(uint32_t));
+                times.done(uint32_t(i / kRelease - 1), te.ts);
+                endTimes.done(uint32_t(i / kRelease - 1), te.ends.ts);
             }
             const uint32_t b = pairs.begin[i];
             items.push_back(makeItem(t_.events.ts[b],
@@ -120,7 +138,7 @@ public:
         internSources();
         const std::vector<FlowAfter> flows = flowRows(items);
         fillRows(items, flows);
-        nameTracks();
+        nameTracks(trace_.metadata, t_.tracks, t_.strings, usedThreads_, gpuLanes_);
         for (std::string& note : importNotes(t_.stats, noSlices, unlinkedKernels_))
             trace_.notes.push_back(std::move(note));
         return std::move(sources_);
@@ -198,27 +216,6 @@ private:
         std::unordered_map<uint32_t, int64_t> longDurs;
         for (const auto& [source, dur] : longDurs_) longDurs.emplace(renumbered(source), dur);
         longDurs_.swap(longDurs);
-    }
-
-    // The flow ids of a slice's end are its begin's (a slice is one event, as Perfetto links
-    // them); those of unpaired ends are dropped. Sorted by row, as the flows are read.
-    void flowsToBegins(const SlicePairs& pairs) {
-        TrackEvents& te = t_.events;
-        if (te.flows.empty() && te.terminatingFlows.empty()) return;
-        std::unordered_map<uint32_t, uint32_t> beginOf;
-        for (auto* flows : {&te.flows, &te.terminatingFlows})
-            for (const auto& [row, id] : *flows)
-                if (te.type[row] == track_event::kTypeSliceEnd) beginOf.emplace(row, UINT32_MAX);
-        for (size_t i = 0; i < pairs.end.size() && !beginOf.empty(); ++i)
-            if (auto it = beginOf.find(pairs.end[i]); it != beginOf.end())
-                it->second = pairs.begin[i];
-        for (auto* flows : {&te.flows, &te.terminatingFlows}) {
-            for (auto& [row, id] : *flows)
-                if (te.type[row] == track_event::kTypeSliceEnd) row = beginOf[row];
-            std::erase_if(*flows, [](const auto& f) { return f.first == UINT32_MAX; });
-            std::stable_sort(flows->begin(), flows->end(),
-                             [](const auto& a, const auto& b) { return a.first < b.first; });
-        }
     }
 
     Item makeItem(int64_t ts, int64_t dur, uint32_t source) {
@@ -432,8 +429,27 @@ private:
         reserveExactly(ev_.tsBits, rows);
         ev_.durCodes.reserve(rows);
         // In blocks of items, whose pages (and their flow entries') are given back once both
-        // threads are past them: the items are read once, and the table grows meanwhile.
+        // threads are past them: the items are read once, and the table grows meanwhile. So are
+        // the pages of the decoded columns read by a TrackEvent's or render stage's place, once the
+        // last block that reads them is done.
         constexpr uint32_t kBlock = 1 << 18;
+        PagesAfterLastUse events(te.size()), stages(st.name.size());
+        for (size_t k = 0; k < items.size(); ++k) {
+            const uint32_t i = uint32_t(items[k].source >> 3), block = uint32_t(k / kBlock);
+            switch (RowSource(items[k].source & 7)) {
+                case RowSource::TrackEvent:
+                    events.reads(i, block);
+                    break;
+                case RowSource::TrackCounter:
+                    events.reads(te.counterValues[i].first, block);
+                    break;
+                case RowSource::RenderStage:
+                    stages.reads(i, block);
+                    break;
+                default:
+                    break;
+            }
+        }
         uint32_t row = 0;
         size_t next = 0;
         for (uint32_t from = 0; from < items.size(); from += kBlock) {
@@ -465,6 +481,9 @@ private:
             row = uint32_t(to + next);
             releasePagesOf(items.data() + from, (to - from) * sizeof(Item));
             releasePagesOf(flows.data() + flowsFrom, (next - flowsFrom) * sizeof(FlowAfter));
+            events.done(from / kBlock, te.name, te.category, te.type, te.annotated, laneOf_,
+                        externalIdOf_);
+            stages.done(from / kBlock, st.name, st.queue);
         }
         laneOf_ = {}, externalIdOf_ = {};
         for (auto* column : {&t_.events.name, &t_.events.category})
@@ -530,34 +549,6 @@ private:
         ev_.kinds.push_back(k);
         ev_.externalId.push_back(externalId);
         sources_.push(source, i);
-    }
-
-    // Process and thread names from the descriptors; GPUs named as Kineto names them ("GPU 0",
-    // sorted after the CPU processes; "stream 7").
-    void nameTracks() {
-        TraceMetadata& meta = trace_.metadata;
-        auto key = [](int64_t v) { return DisplayKey{true, v, {}}; };
-        for (const Track& track : t_.tracks) {
-            const std::string_view name = t_.strings.at(track.name);
-            if (track.kind == Track::Kind::Process) {
-                ProcessNaming& p = meta.processes[key(track.pid)];
-                if (!name.empty()) p.name = std::string(name);
-                p.sortIndex = track.pid;
-            } else if (track.kind == Track::Kind::Thread &&
-                       usedThreads_.count({track.pid, track.tid})) {
-                ThreadNaming& th = meta.threads[{key(track.pid), key(track.tid)}];
-                if (!name.empty()) th.name = std::string(name);
-                th.sortIndex = track.tid;
-            }
-        }
-        for (const auto& [gpu, stream] : gpuLanes_) {
-            ProcessNaming& p = meta.processes[key(gpu)];
-            p.labels = std::string(kineto::kGpuLabelPrefix) + " " + std::to_string(gpu);
-            p.sortIndex = kineto::kGpuSortIndexBase + gpu;
-            ThreadNaming& th = meta.threads[{key(gpu), key(stream)}];
-            th.name = "stream " + std::to_string(stream);
-            th.sortIndex = stream;
-        }
     }
 
     Trace& trace_;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "import/perfetto/proto_fields.h"
+#include "io/memory_budget.h"
 
 namespace stackline::pftrace {
 
@@ -80,15 +81,25 @@ SlicePairs pairSlices(const TrackEvents& ev) {
     SlicePairs out;
     if (goesBackInTime(seq) && hasGroupShape(seq)) {
         // Half the codes are begins, and they come in stream order: the pairs are written in
-        // begin order as they are found, with no list of pairs to grow and sort.
+        // begin order as they are found, with no list of pairs to grow and sort. The codes are
+        // read once, in order, and their pages are given back behind the reading as the pairs
+        // grow (one run may hold nearly all of them).
         out.begin.reserve(rows.size() / 2);
         out.end.reserve(rows.size() / 2);
+        auto move = [&](size_t from, size_t to, std::vector<uint32_t>& into) {
+            constexpr size_t kStep = size_t(1) << 18;
+            for (size_t at = from; at < to; at += kStep) {
+                const size_t n = std::min(kStep, to - at);
+                into.insert(into.end(), rows.begin() + at, rows.begin() + at + n);
+                releasePagesOf(rows.data() + at, n * sizeof(uint32_t));
+            }
+        };
         size_t i = 0;
         while (i < rows.size()) {
             size_t j = i;
             while (j < rows.size() && seq.type(rows[j]) == track_event::kTypeSliceBegin) ++j;
-            out.begin.insert(out.begin.end(), rows.begin() + i, rows.begin() + j);
-            out.end.insert(out.end.end(), rows.begin() + j, rows.begin() + j + (j - i));
+            move(i, j, out.begin);
+            move(j, j + (j - i), out.end);
             i = j + (j - i);
         }
         out.groupedPairs = out.begin.size();
@@ -123,6 +134,23 @@ SlicePairs pairSlices(const TrackEvents& ev) {
         out.end.push_back(e);
     }
     return out;
+}
+
+void flowsToBegins(TrackEvents& te, const SlicePairs& pairs) {
+    if (te.flows.empty() && te.terminatingFlows.empty()) return;
+    std::unordered_map<uint32_t, uint32_t> beginOf;
+    for (auto* flows : {&te.flows, &te.terminatingFlows})
+        for (const auto& [row, id] : *flows)
+            if (te.type[row] == track_event::kTypeSliceEnd) beginOf.emplace(row, UINT32_MAX);
+    for (size_t i = 0; i < pairs.end.size() && !beginOf.empty(); ++i)
+        if (auto it = beginOf.find(pairs.end[i]); it != beginOf.end()) it->second = pairs.begin[i];
+    for (auto* flows : {&te.flows, &te.terminatingFlows}) {
+        for (auto& [row, id] : *flows)
+            if (te.type[row] == track_event::kTypeSliceEnd) row = beginOf[row];
+        std::erase_if(*flows, [](const auto& f) { return f.first == UINT32_MAX; });
+        std::stable_sort(flows->begin(), flows->end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
 }
 
 }  // namespace stackline::pftrace

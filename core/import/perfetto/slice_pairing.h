@@ -27,6 +27,10 @@ struct SlicePairs {
 
 SlicePairs pairSlices(const TrackEvents& events);
 
+// The flow ids of a slice's end become its begin's (a slice is one event, as Perfetto links
+// them); those of unpaired ends are dropped. Each list is sorted by row after, as it is read.
+void flowsToBegins(TrackEvents& events, const SlicePairs& pairs);
+
 // The time of an end code.
 inline int64_t endTs(const TrackEvents& events, uint32_t code) {
     return code < events.size() ? events.ts[code] : events.ends.ts[code - events.size()];
