@@ -99,21 +99,13 @@ private:
     const std::unordered_map<int64_t, uint32_t>& forwardBySequence() {
         if (!forwardBySequence_) {
             forwardBySequence_.emplace();
-            auto read = [&](uint32_t row) {
+            trace_.forEachRowThatMayHold(kineto::kSequenceNumberArg, [&](uint32_t row) {
                 if (categories_.of(row) != kineto::Category::CpuOp) return;
                 const auto seq = trace_.args(row).integer(kineto::kSequenceNumberArg);
                 // The first op of a sequence number inside python_function is the forward one.
                 if (seq && !forwardBySequence_->contains(*seq) && innermostFrame(row) != kNoRow)
                     forwardBySequence_->emplace(*seq, row);
-            };
-            // Only the rows the args reader knows may have one, where it knows them.
-            std::optional<std::vector<uint32_t>> rows;
-            if (trace_.argsReader)
-                rows = trace_.argsReader->rowsThatMayHold(kineto::kSequenceNumberArg);
-            if (rows)
-                for (uint32_t row : *rows) read(row);
-            else
-                for (uint32_t row = 0; row < events_.size(); ++row) read(row);
+            });
         }
         return *forwardBySequence_;
     }

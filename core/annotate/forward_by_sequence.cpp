@@ -12,20 +12,13 @@ constexpr std::string_view kFwdThreadIdArg = "Fwd thread id";
 
 ForwardBySequence::ForwardBySequence(const Trace& trace) : trace_(trace) {
     const EventTable& t = trace.events;
-    auto read = [&](uint32_t row) {
+    trace.forEachRowThatMayHold(kineto::kSequenceNumberArg, [&](uint32_t row) {
         if (t.phase[row] != 'X' || !kineto::isOneOf(t.catOf(row), kineto::kCpuOpCategories)) return;
         const EventArgs args = trace.args(row);
         const auto seq = args.integer(kineto::kSequenceNumberArg);
         if (!seq || args.integer(kFwdThreadIdArg).value_or(0) > 0) return;
         forwardOps_[*seq].push_back(row);
-    };
-    // Only the rows the args reader knows may have one, where it knows them.
-    if (trace.argsReader)
-        if (const auto rows = trace.argsReader->rowsThatMayHold(kineto::kSequenceNumberArg)) {
-            for (uint32_t row : *rows) read(row);
-            return;
-        }
-    for (uint32_t row = 0, n = t.size(); row < n; ++row) read(row);
+    });
 }
 
 uint32_t ForwardBySequence::forwardOf(uint32_t backwardRow) const {

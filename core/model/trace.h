@@ -43,6 +43,17 @@ struct Trace {
     LaunchStacks launchStacks;
 
     EventArgs args(uint32_t row) const { return EventArgs(*this, row); }
+    // Calls f(row) for each row whose args may hold key, ascending: those the args reader learnt
+    // while loading (ArgsReader::rowsThatMayHold), else every row.
+    template <class F>
+    void forEachRowThatMayHold(std::string_view key, F&& f) const {
+        if (argsReader)
+            if (const auto rows = argsReader->rowsThatMayHold(key)) {
+                for (const uint32_t row : *rows) f(row);
+                return;
+            }
+        for (uint32_t row = 0, n = events.size(); row < n; ++row) f(row);
+    }
 
     // Every read of the trace's bytes after loading goes through slice: an event, its args, the
     // runs the exporter copies. How the bytes are held (mapped, inflated; later re-inflated on
